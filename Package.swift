@@ -1,0 +1,51 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "signalpath",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "signalpath", targets: ["signalpath"]),
+        .library(name: "SignalPathKit", targets: ["SignalPathKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSndFile",
+            pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CFFTW",
+            pkgConfig: "fftw3f",
+            providers: [.apt(["libfftw3-dev"])]
+        ),
+        .target(
+            name: "SignalPathKit",
+            dependencies: ["CSndFile", "CFFTW"]
+        ),
+        .executableTarget(
+            name: "signalpath",
+            dependencies: [
+                "SignalPathKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "SignalPathTestSupport",
+            path: "Tests/SignalPathTestSupport"
+        ),
+        .testTarget(
+            name: "SignalPathKitTests",
+            dependencies: ["SignalPathKit", "SignalPathTestSupport"]
+        ),
+        .testTarget(
+            name: "SignalPathCLITests",
+            // Depending on the executable makes `swift test` build it; the tests run the binary.
+            dependencies: ["signalpath", "SignalPathTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,112 @@
+/// The facts about an audio file's format that every command reports the same way.
+public struct AudioFormat: Sendable, Equatable {
+    public var container: Container
+    public var sampleFormat: SampleFormat
+    /// Frames per second, in Hz.
+    public var sampleRate: Int
+    public var channels: Int
+    /// Frames (one sample per channel) in the file; nil when a stream does not say.
+    public var frames: Int64?
+
+    public init(container: Container, sampleFormat: SampleFormat, sampleRate: Int, channels: Int, frames: Int64?) {
+        self.container = container
+        self.sampleFormat = sampleFormat
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.frames = frames
+    }
+
+    /// Length in seconds, or nil when the frame count is unknown.
+    public var duration: Double? {
+        frames.map { Double($0) / Double(sampleRate) }
+    }
+}
+
+/// The file format (the wrapper around the samples), named as sox and ffmpeg users know it.
+public enum Container: String, Sendable, CaseIterable {
+    case wav, wavex, rf64, w64, aiff, caf, flac, ogg, mpeg, au, raw, paf, svx, nist, voc, ircam
+    case mat4, mat5, pvf, xi, htk, sds, avr, sd2, wve, mpc2k, other
+
+    /// A short name for people.
+    public var displayName: String {
+        switch self {
+        case .wav: return "WAV"
+        case .wavex: return "WAV (WAVE_FORMAT_EXTENSIBLE)"
+        case .rf64: return "RF64 (64-bit WAV)"
+        case .w64: return "Sony Wave64"
+        case .aiff: return "AIFF"
+        case .caf: return "Core Audio Format"
+        case .flac: return "FLAC"
+        case .ogg: return "Ogg"
+        case .mpeg: return "MPEG audio"
+        case .au: return "Sun/NeXT AU"
+        case .raw: return "raw"
+        case .other: return "other"
+        default: return rawValue.uppercased()
+        }
+    }
+}
+
+/// How samples are encoded inside the container.
+public enum SampleFormat: Sendable, Equatable {
+    /// Linear PCM, signed or unsigned integers of `bits` bits.
+    case pcm(bits: Int, signed: Bool)
+    /// IEEE floating point of `bits` bits.
+    case float(bits: Int)
+    case ulaw, alaw
+    /// Lossless codecs that are not plain PCM (ALAC), with their bit depth.
+    case lossless(codec: String, bits: Int)
+    /// Lossy codecs (Vorbis, Opus, MPEG layers) and ADPCM variants: no bit depth.
+    case compressed(codec: String)
+
+    /// A stable snake_case identifier for machine output (`pcm_s16`, `float32`, `vorbis`, …).
+    public var identifier: String {
+        switch self {
+        case .pcm(let bits, let signed): return "pcm_\(signed ? "s" : "u")\(bits)"
+        case .float(let bits): return "float\(bits)"
+        case .ulaw: return "ulaw"
+        case .alaw: return "alaw"
+        case .lossless(let codec, let bits): return "\(codec)\(bits)"
+        case .compressed(let codec): return codec
+        }
+    }
+
+    /// Bits per sample where the encoding has them, or nil for compressed formats.
+    public var bitDepth: Int? {
+        switch self {
+        case .pcm(let bits, _), .float(let bits), .lossless(_, let bits): return bits
+        case .ulaw, .alaw: return 8
+        case .compressed: return nil
+        }
+    }
+
+    /// A description for people: "16-bit signed integer PCM", "Vorbis (lossy)".
+    public var displayName: String {
+        switch self {
+        case .pcm(let bits, let signed): return "\(bits)-bit \(signed ? "signed" : "unsigned") integer PCM"
+        case .float(let bits): return "\(bits)-bit floating point"
+        case .ulaw: return "8-bit µ-law"
+        case .alaw: return "8-bit A-law"
+        case .lossless(let codec, let bits): return "\(bits)-bit \(codec.uppercased()) (lossless)"
+        case .compressed(let codec):
+            switch codec {
+            case "vorbis": return "Vorbis (lossy)"
+            case "opus": return "Opus (lossy)"
+            case "mp1", "mp2", "mp3": return "MPEG audio \(codec.uppercased()) (lossy)"
+            default: return codec.split(separator: "_").joined(separator: " ").uppercased()
+            }
+        }
+    }
+}
+
+/// One metadata string from a file's tags (title, artist, …), as the file has it: not sanitized.
+public struct MetadataEntry: Sendable, Equatable {
+    /// snake_case key: title, copyright, software, artist, comment, date, album, license, track_number, genre.
+    public var key: String
+    public var value: String
+
+    public init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+}

@@ -1,0 +1,84 @@
+/// Converts uncompressed PCM bytes to Float directly, without libsndfile.
+///
+/// The conversions repeat libsndfile's arithmetic exactly (integer → Float, then a multiply by
+/// 2^-7, 2^-15 or 2^-31), so the samples are bit-identical to `sf_readf_float` with its default
+/// normalisation; the tests check this on every encoding and byte order.
+final class PCMDecoder: FrameDecoder {
+    private let layout: PCMLayout
+    private let cursor: FileCursor
+    private var frame: Int64 = 0
+    /// Raw bytes of the frames being converted; grows to the largest request, then is reused.
+    private var scratch: [UInt8] = []
+
+    init(layout: PCMLayout, file: CachedFile) {
+        self.layout = layout
+        self.cursor = FileCursor(file: file)
+    }
+
+    func seek(toFrame frame: Int64) throws(SignalPathError) {
+        guard frame >= 0 && frame <= layout.frames else {
+            throw SignalPathError.invalidRequest(path: cursor.file.path, reason: "cannot seek to frame \(frame)")
+        }
+        self.frame = frame
+    }
+
+    func read(into buffer: inout [Float], frames: Int) throws(SignalPathError) -> Int {
+        let wanted = Int(max(0, min(Int64(frames), layout.frames - frame)))
+        guard wanted > 0 else { return 0 }
+        precondition(buffer.count >= wanted * layout.channels)
+        let byteCount = wanted * layout.bytesPerFrame
+        if scratch.count < byteCount { scratch = [UInt8](repeating: 0, count: byteCount) }
+        cursor.seek(to: layout.dataOffset + frame * Int64(layout.bytesPerFrame))
+        let got = scratch.withUnsafeMutableBytes { cursor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<byteCount])) }
+        if got < byteCount, let error = cursor.error { throw error }
+        // Short without an error: the file shrank since it was opened. Deliver the whole frames there are.
+        let decoded = got / layout.bytesPerFrame
+        convert(samples: decoded * layout.channels, into: &buffer)
+        frame += Int64(decoded)
+        return decoded
+    }
+
+    private func convert(samples count: Int, into buffer: inout [Float]) {
+        let bigEndian = layout.bigEndian
+        scratch.withUnsafeBytes { raw in
+            buffer.withUnsafeMutableBufferPointer { out in
+                switch layout.encoding {
+                case .unsigned8:
+                    for index in 0..<count { out[index] = Float(Int32(raw[index]) - 128) * 0x1p-7 }
+                case .signed8:
+                    for index in 0..<count { out[index] = Float(Int8(bitPattern: raw[index])) * 0x1p-7 }
+                case .signed16:
+                    for index in 0..<count {
+                        let bits = raw.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self)
+                        out[index] = Float(Int16(bitPattern: bigEndian ? UInt16(bigEndian: bits) : UInt16(littleEndian: bits))) * 0x1p-15
+                    }
+                case .signed24:
+                    for index in 0..<count {
+                        let offset = index * 3
+                        let (high, middle, low) = bigEndian
+                            ? (raw[offset], raw[offset + 1], raw[offset + 2])
+                            : (raw[offset + 2], raw[offset + 1], raw[offset])
+                        // Placed in the top 24 bits of an Int32, as libsndfile does, then scaled by 2^-31.
+                        let value = Int32(bitPattern: UInt32(high) << 24 | UInt32(middle) << 16 | UInt32(low) << 8)
+                        out[index] = Float(value) * 0x1p-31
+                    }
+                case .signed32:
+                    for index in 0..<count {
+                        let bits = raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
+                        out[index] = Float(Int32(bitPattern: bigEndian ? UInt32(bigEndian: bits) : UInt32(littleEndian: bits))) * 0x1p-31
+                    }
+                case .float32:
+                    for index in 0..<count {
+                        let bits = raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
+                        out[index] = Float(bitPattern: bigEndian ? UInt32(bigEndian: bits) : UInt32(littleEndian: bits))
+                    }
+                case .float64:
+                    for index in 0..<count {
+                        let bits = raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
+                        out[index] = Float(Double(bitPattern: bigEndian ? UInt64(bigEndian: bits) : UInt64(littleEndian: bits)))
+                    }
+                }
+            }
+        }
+    }
+}

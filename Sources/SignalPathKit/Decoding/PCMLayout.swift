@@ -1,0 +1,220 @@
+/// Where the samples of an uncompressed PCM file lie, and how they are encoded: what the direct
+/// PCM decoder needs to convert bytes to Float without libsndfile.
+///
+/// Parsed from WAV (RIFF, WAVE_FORMAT_EXTENSIBLE), RF64/BW64, Sony Wave64 and AIFF/AIFC headers.
+/// `AudioFile` uses a layout only when it agrees with what libsndfile read from the same header,
+/// so a header this parser misreads falls back to libsndfile instead of decoding garbage.
+struct PCMLayout: Equatable {
+    enum Encoding: Equatable {
+        case unsigned8, signed8, signed16, signed24, signed32, float32, float64
+
+        var bytesPerSample: Int {
+            switch self {
+            case .unsigned8, .signed8: return 1
+            case .signed16: return 2
+            case .signed24: return 3
+            case .signed32, .float32: return 4
+            case .float64: return 8
+            }
+        }
+
+        /// The sample format libsndfile reports for the same data.
+        var sampleFormat: SampleFormat {
+            switch self {
+            case .unsigned8: return .pcm(bits: 8, signed: false)
+            case .signed8: return .pcm(bits: 8, signed: true)
+            case .signed16: return .pcm(bits: 16, signed: true)
+            case .signed24: return .pcm(bits: 24, signed: true)
+            case .signed32: return .pcm(bits: 32, signed: true)
+            case .float32: return .float(bits: 32)
+            case .float64: return .float(bits: 64)
+            }
+        }
+    }
+
+    var encoding: Encoding
+    var bigEndian: Bool
+    var channels: Int
+    var sampleRate: Int
+    /// Byte offset of the first sample.
+    var dataOffset: Int64
+    /// Whole frames present: the data chunk's size, limited to what the file actually holds.
+    var frames: Int64
+
+    var bytesPerFrame: Int { encoding.bytesPerSample * channels }
+
+    /// Parses the header of `file`, or returns nil when it is not plain PCM in a container this
+    /// parser knows (libsndfile then decodes it).
+    static func parse(_ file: CachedFile) throws(SignalPathError) -> PCMLayout? {
+        let start = ByteView(try file.bytes(in: 0..<16))
+        switch start.tag(at: 0) {
+        case "RIFF", "RF64", "BW64": return try parseWAV(file, isRF64: start.tag(at: 0) != "RIFF")
+        case "riff": return try parseW64(file)
+        case "FORM": return try parseAIFF(file, form: start.tag(at: 8))
+        default: return nil
+        }
+    }
+
+    // MARK: WAV and RF64
+
+    private static func parseWAV(_ file: CachedFile, isRF64: Bool) throws(SignalPathError) -> PCMLayout? {
+        let fileSize = file.size
+        guard ByteView(try file.bytes(in: 8..<12)).tag(at: 0) == "WAVE" else { return nil }
+        var format: (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int)?
+        var dataSize64: UInt64?
+        var position: Int64 = 12
+        for _ in 0..<256 {
+            let header = ByteView(try file.bytes(in: position..<position + 8))
+            guard let id = header.tag(at: 0), let size32 = header.uint32(at: 4) else { return nil }
+            let body = position + 8
+            switch id {
+            case "ds64":
+                dataSize64 = ByteView(try file.bytes(in: body..<body + 16)).uint64(at: 8)
+            case "fmt ":
+                format = parseWAVFormat(ByteView(try file.bytes(in: body..<body + Int64(min(size32, 40)))))
+                guard format != nil else { return nil }
+            case "data":
+                guard let format, format.blockAlign == format.encoding.bytesPerSample * format.channels else { return nil }
+                var size = UInt64(size32)
+                if isRF64, size32 == 0xFFFF_FFFF, let dataSize64 { size = dataSize64 }
+                let available = UInt64(max(0, fileSize - body))
+                let frames = Int64(min(size, available) / UInt64(format.blockAlign))
+                return PCMLayout(encoding: format.encoding, bigEndian: false, channels: format.channels,
+                                 sampleRate: format.sampleRate, dataOffset: body, frames: frames)
+            default:
+                break
+            }
+            position = body + Int64(size32) + Int64(size32 & 1)
+            if position >= fileSize { return nil }
+        }
+        return nil
+    }
+
+    private static let extensibleGUIDTail: [UInt8] = [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00,
+                                                      0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+
+    private static func parseWAVFormat(_ view: ByteView)
+        -> (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int)? {
+        guard var tag = view.uint16(at: 0), let channels = view.uint16(at: 2), let rate = view.uint32(at: 4),
+              let blockAlign = view.uint16(at: 12), let bits = view.uint16(at: 14), channels > 0, rate > 0
+        else { return nil }
+        if tag == 0xFFFE {
+            guard let subFormat = view.uint16(at: 24), view.slice(at: 26, count: 14).map(Array.init) == extensibleGUIDTail
+            else { return nil }
+            tag = subFormat
+        }
+        let encoding: Encoding
+        switch (tag, bits) {
+        case (1, 8): encoding = .unsigned8
+        case (1, 16): encoding = .signed16
+        case (1, 24): encoding = .signed24
+        case (1, 32): encoding = .signed32
+        case (3, 32): encoding = .float32
+        case (3, 64): encoding = .float64
+        default: return nil
+        }
+        return (encoding, Int(channels), Int(rate), Int(blockAlign))
+    }
+
+    // MARK: Wave64
+
+    private static let w64Wave: [UInt8] = [0x77, 0x61, 0x76, 0x65, 0xF3, 0xAC, 0xD3, 0x11,
+                                           0x8C, 0xD1, 0x00, 0xC0, 0x4F, 0x8E, 0xDB, 0x8A]
+    private static let w64GUIDTail: [UInt8] = [0xF3, 0xAC, 0xD3, 0x11, 0x8C, 0xD1, 0x00, 0xC0, 0x4F, 0x8E, 0xDB, 0x8A]
+
+    private static func parseW64(_ file: CachedFile) throws(SignalPathError) -> PCMLayout? {
+        let fileSize = file.size
+        let riff = ByteView(try file.bytes(in: 0..<40))
+        guard riff.slice(at: 24, count: 16).map(Array.init) == w64Wave else { return nil }
+        var format: (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int)?
+        var position: Int64 = 40
+        for _ in 0..<256 {
+            let header = ByteView(try file.bytes(in: position..<position + 24))
+            guard let tail = header.slice(at: 4, count: 12), Array(tail) == w64GUIDTail,
+                  let id = header.tag(at: 0), let size = header.uint64(at: 16), size >= 24, size < UInt64(Int64.max / 2)
+            else { return nil }
+            let body = position + 24
+            let bodySize = Int64(size) - 24
+            switch id {
+            case "fmt ":
+                format = parseWAVFormat(ByteView(try file.bytes(in: body..<body + min(bodySize, 40))))
+                guard format != nil else { return nil }
+            case "data":
+                guard let format, format.blockAlign == format.encoding.bytesPerSample * format.channels else { return nil }
+                let frames = min(bodySize, max(0, fileSize - body)) / Int64(format.blockAlign)
+                return PCMLayout(encoding: format.encoding, bigEndian: false, channels: format.channels,
+                                 sampleRate: format.sampleRate, dataOffset: body, frames: frames)
+            default:
+                break
+            }
+            position = body + bodySize
+            position += (8 - position % 8) % 8
+            if position >= fileSize { return nil }
+        }
+        return nil
+    }
+
+    // MARK: AIFF and AIFC
+
+    private static func parseAIFF(_ file: CachedFile, form: String?) throws(SignalPathError) -> PCMLayout? {
+        guard form == "AIFF" || form == "AIFC" else { return nil }
+        let fileSize = file.size
+        var common: (channels: Int, frames: UInt32, bits: Int, sampleRate: Int, compression: String)?
+        var position: Int64 = 12
+        for _ in 0..<256 {
+            let header = ByteView(try file.bytes(in: position..<position + 8))
+            guard let id = header.tag(at: 0), let size = header.uint32(at: 4, bigEndian: true) else { return nil }
+            let body = position + 8
+            switch id {
+            case "COMM":
+                let view = ByteView(try file.bytes(in: body..<body + Int64(min(size, 22))))
+                guard let channels = view.uint16(at: 0, bigEndian: true), let frames = view.uint32(at: 2, bigEndian: true),
+                      let bits = view.uint16(at: 6, bigEndian: true),
+                      let rate = extendedToInt(view.slice(at: 8, count: 10)), channels > 0
+                else { return nil }
+                let compression = form == "AIFC" ? (view.tag(at: 18) ?? "") : "NONE"
+                common = (Int(channels), frames, Int(bits), rate, compression)
+            case "SSND":
+                guard let common, let encoding = aiffEncoding(bits: common.bits, compression: common.compression)
+                else { return nil }
+                guard let offset = ByteView(try file.bytes(in: body..<body + 8)).uint32(at: 0, bigEndian: true)
+                else { return nil }
+                let dataOffset = body + 8 + Int64(offset)
+                let bytesPerFrame = Int64(encoding.bytesPerSample * common.channels)
+                let chunkFrames = (Int64(size) - 8 - Int64(offset)) / bytesPerFrame
+                let available = max(0, fileSize - dataOffset) / bytesPerFrame
+                return PCMLayout(encoding: encoding, bigEndian: common.compression != "sowt", channels: common.channels,
+                                 sampleRate: common.sampleRate, dataOffset: dataOffset,
+                                 frames: min(Int64(common.frames), chunkFrames, available))
+            default:
+                break
+            }
+            position = body + Int64(size) + Int64(size & 1)
+            if position >= fileSize { return nil }
+        }
+        return nil
+    }
+
+    private static func aiffEncoding(bits: Int, compression: String) -> Encoding? {
+        switch (compression, bits) {
+        case ("NONE", 8), ("twos", 8): return .signed8
+        case ("NONE", 16), ("twos", 16), ("sowt", 16): return .signed16
+        case ("NONE", 24), ("in24", 24), ("sowt", 24): return .signed24
+        case ("NONE", 32), ("in32", 32), ("sowt", 32): return .signed32
+        case ("fl32", _), ("FL32", _): return .float32
+        case ("fl64", _), ("FL64", _): return .float64
+        default: return nil
+        }
+    }
+
+    /// The integer value of an 80-bit IEEE extended float (AIFF's sample rate field), or nil.
+    private static func extendedToInt(_ bytes: ArraySlice<UInt8>?) -> Int? {
+        guard let bytes, bytes.count == 10 else { return nil }
+        let view = ByteView(Array(bytes))
+        guard let signAndExponent = view.uint16(at: 0, bigEndian: true), let mantissa = view.uint64(at: 2, bigEndian: true),
+              signAndExponent & 0x8000 == 0 else { return nil }
+        let shift = 16383 + 63 - Int(signAndExponent & 0x7FFF)
+        guard shift >= 0, shift < 64 else { return nil }
+        return Int(exactly: mantissa >> UInt64(shift))
+    }
+}

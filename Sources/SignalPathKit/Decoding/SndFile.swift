@@ -1,0 +1,240 @@
+import CSndFile
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An open libsndfile decoder: the only Swift file that talks to libsndfile.
+///
+/// It owns the `SNDFILE*` (closed in `deinit`) and, for virtual I/O, the `FileCursor` that
+/// libsndfile reads through, so the cursor outlives every callback. Everything it returns is a
+/// Swift value; no C pointer leaves this file. Not thread-safe: one decoder per thread.
+final class SndFile {
+    private let handle: OpaquePointer
+    /// Kept alive for libsndfile's callbacks, which receive it unretained as `user_data`.
+    private let cursor: FileCursor?
+    let path: String
+    let format: AudioFormat
+    let metadata: [MetadataEntry]
+
+    /// Opens a file seen through `cursor` with libsndfile's virtual I/O.
+    init(cursor: FileCursor, path: String) throws(SignalPathError) {
+        var virtualIO = SF_VIRTUAL_IO(
+            get_filelen: sndFileLength, seek: sndFileSeek, read: sndFileRead, write: sndFileWrite, tell: sndFileTell)
+        var info = SF_INFO()
+        let userData = Unmanaged.passUnretained(cursor).toOpaque()
+        let opened = SndFile.openLock.withLock { () -> Result<OpaquePointer, SignalPathError> in
+            if let handle = sf_open_virtual(&virtualIO, Int32(SFM_READ), &info, userData) {
+                return .success(handle)
+            }
+            // A read error met while parsing the header explains the failure better than libsndfile.
+            return .failure(cursor.error ?? SndFile.openError(path: path))
+        }
+        self.handle = try opened.get()
+        self.cursor = cursor
+        self.path = path
+        self.format = try SndFile.format(of: info, path: path, isStream: false)
+        self.metadata = SndFile.metadata(of: handle)
+    }
+
+    /// Opens a non-seekable stream (stdin, a pipe) on `descriptor`, which stays open after closing.
+    init(streamDescriptor descriptor: Int32, path: String) throws(SignalPathError) {
+        var info = SF_INFO()
+        let opened = SndFile.openLock.withLock { () -> Result<OpaquePointer, SignalPathError> in
+            if let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, 0) {
+                return .success(handle)
+            }
+            return .failure(SndFile.openError(path: path))
+        }
+        self.handle = try opened.get()
+        self.cursor = nil
+        self.path = path
+        self.format = try SndFile.format(of: info, path: path, isStream: true)
+        self.metadata = SndFile.metadata(of: handle)
+    }
+
+    deinit {
+        sf_close(handle)
+    }
+
+    /// Moves to `frame`; returns false when libsndfile cannot seek there.
+    func seek(toFrame frame: Int64) -> Bool {
+        sf_seek(handle, frame, SEEK_SET) == frame
+    }
+
+    /// Decodes up to `frames` interleaved frames into the start of `buffer` (which must hold
+    /// `frames × channels` samples); returns the number decoded, 0 at the end.
+    func read(into buffer: inout [Float], frames: Int) throws(SignalPathError) -> Int {
+        precondition(buffer.count >= frames * format.channels)
+        let count = buffer.withUnsafeMutableBufferPointer { samples in
+            Int(sf_readf_float(handle, samples.baseAddress, sf_count_t(frames)))
+        }
+        if count < frames {
+            if let error = cursor?.error { throw error }
+            let code = sf_error(handle)
+            if code != 0 {
+                throw SignalPathError.malformed(path: path, reason: String(cString: sf_error_number(code)))
+            }
+        }
+        return count
+    }
+
+    // MARK: - Opening
+
+    /// libsndfile keeps the reason for a failed open in a global; opening under one lock keeps
+    /// that reason paired with its file when several files are opened at once.
+    private static let openLock = Lock()
+
+    private static func openError(path: String) -> SignalPathError {
+        let code = sf_error(nil)
+        let detail = sanitizedReason(String(cString: sf_strerror(nil)))
+        switch Int(code) {
+        case SF_ERR_UNRECOGNISED_FORMAT:
+            return .unrecognizedFormat(path: path, reason: "not a recognised audio format")
+        case SF_ERR_UNSUPPORTED_ENCODING:
+            return .unrecognizedFormat(path: path, reason: "unsupported encoding (\(detail))")
+        case SF_ERR_SYSTEM:
+            return .io(path: path, errno: EIO, offset: nil)
+        default:
+            return .malformed(path: path, reason: detail)
+        }
+    }
+
+    /// libsndfile's messages span lines and end in full stops; errors here are one line.
+    private static func sanitizedReason(_ message: String) -> String {
+        let oneLine = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters() }.joined(separator: " ")
+        let trimmed = oneLine.hasSuffix(".") ? String(oneLine.dropLast()) : oneLine
+        return trimmed.isEmpty ? "malformed file" : trimmed
+    }
+
+    // MARK: - Translating libsndfile's format codes
+
+    private static func format(of info: SF_INFO, path: String, isStream: Bool) throws(SignalPathError) -> AudioFormat {
+        guard info.channels > 0 else { throw .malformed(path: path, reason: "no audio channels") }
+        guard info.samplerate > 0 else { throw .malformed(path: path, reason: "sample rate is \(info.samplerate) Hz") }
+        let major = Int(info.format) & SF_FORMAT_TYPEMASK
+        let subtype = Int(info.format) & SF_FORMAT_SUBMASK
+        // A stream whose header does not state its length reports SF_COUNT_MAX (or garbage): unknown.
+        let frames: Int64? = info.frames >= 0 && info.frames < Int64.max / 2 ? info.frames : nil
+        return AudioFormat(
+            container: container(major: major),
+            sampleFormat: sampleFormat(subtype: subtype),
+            sampleRate: Int(info.samplerate),
+            channels: Int(info.channels),
+            frames: isStream && frames == 0 ? nil : frames)
+    }
+
+    private static func container(major: Int) -> Container {
+        let table: [Int: Container] = [  // a table, because a switch this long type-checks slowly
+            SF_FORMAT_WAV: .wav, SF_FORMAT_WAVEX: .wavex,
+            SF_FORMAT_RF64: .rf64, SF_FORMAT_W64: .w64,
+            SF_FORMAT_AIFF: .aiff, SF_FORMAT_CAF: .caf,
+            SF_FORMAT_FLAC: .flac, SF_FORMAT_OGG: .ogg,
+            SF_FORMAT_MPEG: .mpeg, SF_FORMAT_AU: .au,
+            SF_FORMAT_RAW: .raw, SF_FORMAT_PAF: .paf,
+            SF_FORMAT_SVX: .svx, SF_FORMAT_NIST: .nist,
+            SF_FORMAT_VOC: .voc, SF_FORMAT_IRCAM: .ircam,
+            SF_FORMAT_MAT4: .mat4, SF_FORMAT_MAT5: .mat5,
+            SF_FORMAT_PVF: .pvf, SF_FORMAT_XI: .xi,
+            SF_FORMAT_HTK: .htk, SF_FORMAT_SDS: .sds,
+            SF_FORMAT_AVR: .avr, SF_FORMAT_SD2: .sd2,
+            SF_FORMAT_WVE: .wve, SF_FORMAT_MPC2K: .mpc2k,
+        ]
+        return table[major] ?? .other
+    }
+
+    private static func sampleFormat(subtype: Int) -> SampleFormat {
+        switch subtype {
+        case SF_FORMAT_PCM_S8: return .pcm(bits: 8, signed: true)
+        case SF_FORMAT_PCM_U8: return .pcm(bits: 8, signed: false)
+        case SF_FORMAT_PCM_16: return .pcm(bits: 16, signed: true)
+        case SF_FORMAT_PCM_24: return .pcm(bits: 24, signed: true)
+        case SF_FORMAT_PCM_32: return .pcm(bits: 32, signed: true)
+        case SF_FORMAT_FLOAT: return .float(bits: 32)
+        case SF_FORMAT_DOUBLE: return .float(bits: 64)
+        case SF_FORMAT_ULAW: return .ulaw
+        case SF_FORMAT_ALAW: return .alaw
+        case SF_FORMAT_ALAC_16: return .lossless(codec: "alac", bits: 16)
+        case SF_FORMAT_ALAC_20: return .lossless(codec: "alac", bits: 20)
+        case SF_FORMAT_ALAC_24: return .lossless(codec: "alac", bits: 24)
+        case SF_FORMAT_ALAC_32: return .lossless(codec: "alac", bits: 32)
+        case SF_FORMAT_DPCM_8: return .lossless(codec: "dpcm", bits: 8)
+        case SF_FORMAT_DPCM_16: return .lossless(codec: "dpcm", bits: 16)
+        case SF_FORMAT_DWVW_12: return .lossless(codec: "dwvw", bits: 12)
+        case SF_FORMAT_DWVW_16: return .lossless(codec: "dwvw", bits: 16)
+        case SF_FORMAT_DWVW_24: return .lossless(codec: "dwvw", bits: 24)
+        case SF_FORMAT_VORBIS: return .compressed(codec: "vorbis")
+        case SF_FORMAT_OPUS: return .compressed(codec: "opus")
+        case SF_FORMAT_MPEG_LAYER_I: return .compressed(codec: "mp1")
+        case SF_FORMAT_MPEG_LAYER_II: return .compressed(codec: "mp2")
+        case SF_FORMAT_MPEG_LAYER_III: return .compressed(codec: "mp3")
+        case SF_FORMAT_IMA_ADPCM: return .compressed(codec: "ima_adpcm")
+        case SF_FORMAT_MS_ADPCM: return .compressed(codec: "ms_adpcm")
+        case SF_FORMAT_GSM610: return .compressed(codec: "gsm610")
+        case SF_FORMAT_VOX_ADPCM: return .compressed(codec: "vox_adpcm")
+        case SF_FORMAT_G721_32: return .compressed(codec: "g721_32")
+        case SF_FORMAT_G723_24: return .compressed(codec: "g723_24")
+        case SF_FORMAT_G723_40: return .compressed(codec: "g723_40")
+        default: return .compressed(codec: "unknown")
+        }
+    }
+
+    private static func metadata(of handle: OpaquePointer) -> [MetadataEntry] {
+        let keys: [(Int32, String)] = [
+            (Int32(SF_STR_TITLE), "title"), (Int32(SF_STR_ARTIST), "artist"),
+            (Int32(SF_STR_ALBUM), "album"), (Int32(SF_STR_TRACKNUMBER), "track_number"),
+            (Int32(SF_STR_DATE), "date"), (Int32(SF_STR_GENRE), "genre"),
+            (Int32(SF_STR_COMMENT), "comment"), (Int32(SF_STR_COPYRIGHT), "copyright"),
+            (Int32(SF_STR_LICENSE), "license"), (Int32(SF_STR_SOFTWARE), "software"),
+        ]
+        return keys.compactMap { type, key in
+            guard let value = sf_get_string(handle, type) else { return nil }
+            let text = String(cString: value)  // invalid UTF-8 is repaired with U+FFFD
+            return text.isEmpty ? nil : MetadataEntry(key: key, value: text)
+        }
+    }
+}
+
+// MARK: - Virtual I/O callbacks
+// libsndfile calls these with the FileCursor passed (unretained) as user_data; SndFile keeps it alive.
+
+private func cursor(_ userData: UnsafeMutableRawPointer?) -> FileCursor {
+    Unmanaged<FileCursor>.fromOpaque(userData!).takeUnretainedValue()
+}
+
+private func sndFileLength(_ userData: UnsafeMutableRawPointer?) -> sf_count_t {
+    cursor(userData).file.size
+}
+
+private func sndFileSeek(_ offset: sf_count_t, _ whence: Int32, _ userData: UnsafeMutableRawPointer?) -> sf_count_t {
+    let cursor = cursor(userData)
+    switch whence {
+    case SEEK_SET: cursor.seek(to: offset)
+    case SEEK_CUR: cursor.seek(to: cursor.position + offset)
+    case SEEK_END: cursor.seek(to: cursor.file.size + offset)
+    default: return -1
+    }
+    return cursor.position
+}
+
+private func sndFileRead(_ destination: UnsafeMutableRawPointer?, _ count: sf_count_t,
+                         _ userData: UnsafeMutableRawPointer?) -> sf_count_t {
+    guard count > 0 else { return 0 }
+    return sf_count_t(cursor(userData).read(into: UnsafeMutableRawBufferPointer(start: destination, count: Int(count))))
+}
+
+private func sndFileWrite(_ source: UnsafeRawPointer?, _ count: sf_count_t, _ userData: UnsafeMutableRawPointer?) -> sf_count_t {
+    0  // opened for reading only
+}
+
+private func sndFileTell(_ userData: UnsafeMutableRawPointer?) -> sf_count_t {
+    cursor(userData).position
+}
+
+private extension Substring {
+    func trimmingCharacters() -> Substring {
+        var text = self
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,124 @@
+import Synchronization
+
+/// A file read through a `FileMemoryCache` in aligned blocks.
+///
+/// Every request is served block by block: a cached block is a hit; a missing one is read from
+/// disk once (concurrent requests for the same block share one read) and then stored, so memory
+/// stays within the cache's budget whatever the file's size. `prefetch` starts reads that nobody
+/// waits for yet, which is how `FileCursor` keeps sequential scans ahead of the decoder.
+///
+/// Shared by every decoder of one file; safe to use from many threads.
+public final class CachedFile: Sendable {
+    public let reader: FileReader
+    public let cache: FileMemoryCache
+    /// Size of the aligned blocks read from disk, in bytes.
+    public let blockSize: Int
+    private let inFlight = Mutex<[Int64: PendingRead]>([:])
+
+    /// Default block size: large enough that DispatchIO's per-read cost vanishes, small enough that
+    /// a random seek reads little more than it needs.
+    public static let defaultBlockSize = 512 << 10
+    /// Default cache budget: bounded memory whatever the file size.
+    public static let defaultCacheBytes = 16 << 20
+
+    public init(reader: FileReader, cache: FileMemoryCache? = nil, blockSize: Int = CachedFile.defaultBlockSize) {
+        precondition(blockSize > 0)
+        self.reader = reader
+        self.cache = cache ?? FileMemoryCache(byteLimit: CachedFile.defaultCacheBytes)
+        self.blockSize = blockSize
+    }
+
+    /// Opens `path` with a fresh reader and cache.
+    public convenience init(path: String, cacheBytes: Int = CachedFile.defaultCacheBytes,
+                            blockSize: Int = CachedFile.defaultBlockSize) throws(SignalPathError) {
+        self.init(reader: try FileReader(path: path), cache: FileMemoryCache(byteLimit: cacheBytes), blockSize: blockSize)
+    }
+
+    public var path: String { reader.path }
+    public var size: Int64 { reader.size }
+
+    func blockRange(_ index: Int64) -> Range<Int64> {
+        let start = index * Int64(blockSize)
+        return start..<start + Int64(blockSize)
+    }
+
+    func blockIndex(containing offset: Int64) -> Int64 { offset / Int64(blockSize) }
+
+    private enum BlockSource {
+        case cached(ArraySlice<UInt8>)
+        case pending(PendingRead)
+    }
+
+    /// Finds a block in the cache, or joins or starts its read. The in-flight lock is held while the
+    /// cache is consulted so that a finishing read cannot slip between the two checks.
+    private func locate(_ index: Int64) -> BlockSource {
+        // Clamped to the current size, so that the short last block can be a cache hit, and a
+        // file that has grown since shows its new bytes.
+        let range = blockRange(index).clamped(to: 0..<max(0, size))
+        if range.isEmpty { return .cached([]) }
+        let (source, started) = inFlight.withLock { reads -> (BlockSource, Bool) in
+            if let pending = reads[index] { return (.pending(pending), false) }
+            if case .hit(let bytes) = cache.data(for: range) { return (.cached(bytes), false) }
+            let pending = PendingRead()
+            reads[index] = pending
+            return (.pending(pending), true)
+        }
+        if started, case .pending(let pending) = source {
+            reader.read(range) { result in
+                self.inFlight.withLock { reads in
+                    if case .success(let bytes) = result { self.cache.store(bytes, at: range.lowerBound) }
+                    reads[index] = nil
+                }
+                pending.complete(result)
+            }
+        }
+        return source
+    }
+
+    /// The bytes of block `index`: `blockSize` bytes, fewer for the last block, none past the end.
+    public func block(_ index: Int64) throws(SignalPathError) -> ArraySlice<UInt8> {
+        switch locate(index) {
+        case .cached(let bytes): return bytes
+        case .pending(let pending): return try pending.wait().get()[...]
+        }
+    }
+
+    /// Starts reading the blocks in `indices` that are neither cached nor already being read, and
+    /// lie inside the file; returns at once.
+    public func prefetch(_ indices: Range<Int64>) {
+        for index in indices {
+            if case .cached(let bytes) = locate(index), bytes.isEmpty { break }  // past the end
+        }
+    }
+
+    /// Copies the bytes from `offset` into `buffer`; returns how many were copied (short only at the end
+    /// of the file).
+    public func copyBytes(from offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SignalPathError) -> Int {
+        var copied = 0
+        while copied < buffer.count {
+            let position = offset + Int64(copied)
+            let index = blockIndex(containing: position)
+            let bytes = try block(index)
+            let start = Int(position - blockRange(index).lowerBound)
+            guard start < bytes.count else { break }
+            let count = min(bytes.count - start, buffer.count - copied)
+            bytes.withUnsafeBytes { source in
+                let slice = UnsafeRawBufferPointer(rebasing: source[start..<start + count])
+                UnsafeMutableRawBufferPointer(rebasing: buffer[copied..<copied + count]).copyMemory(from: slice)
+            }
+            copied += count
+            if start + count == bytes.count && bytes.count < blockSize { break }
+        }
+        return copied
+    }
+
+    /// The bytes of `range` (short at the end of the file).
+    public func bytes(in range: Range<Int64>) throws(SignalPathError) -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: range.count)
+        let copied = result.withUnsafeMutableBytes { buffer in
+            Result { () throws(SignalPathError) in try copyBytes(from: range.lowerBound, into: buffer) }
+        }
+        result.removeSubrange(try copied.get()...)
+        return result
+    }
+}

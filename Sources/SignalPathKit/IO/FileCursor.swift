@@ -1,0 +1,63 @@
+/// A read position in a `CachedFile`, for one consumer at a time (a decoder).
+///
+/// Keeps the block it is in, so consecutive small reads (libsndfile asks for a few KiB at a time)
+/// cost a memcpy and no lock, and when a read moves on to the next block it prefetches the
+/// following `readAheadBlocks`, so a sequential scan finds its data already read.
+public final class FileCursor {
+    public let file: CachedFile
+    /// The offset of the next read; may lie past the end of the file.
+    public private(set) var position: Int64 = 0
+    /// How many blocks beyond the current one to keep in flight during a sequential scan.
+    public let readAheadBlocks: Int
+    /// The first error a read met; reads after it return nothing. Decoders check it when a read is short.
+    public private(set) var error: SignalPathError?
+
+    private var currentIndex: Int64 = -1
+    private var currentBytes: ArraySlice<UInt8> = []
+
+    public init(file: CachedFile, readAheadBlocks: Int = 4) {
+        self.file = file
+        self.readAheadBlocks = readAheadBlocks
+    }
+
+    /// Moves the position; negative positions are clamped to zero.
+    public func seek(to offset: Int64) {
+        position = max(0, offset)
+    }
+
+    /// Copies bytes from the position into `buffer` and advances; returns the count, short at the
+    /// end of the file or after an error (kept in `error`).
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard error == nil else { return 0 }
+        var copied = 0
+        while copied < buffer.count {
+            let index = file.blockIndex(containing: position)
+            if index != currentIndex && !moveTo(block: index) { break }
+            let start = Int(position - file.blockRange(index).lowerBound)
+            guard start < currentBytes.count else { break }
+            let count = min(currentBytes.count - start, buffer.count - copied)
+            currentBytes.withUnsafeBytes { source in
+                UnsafeMutableRawBufferPointer(rebasing: buffer[copied..<copied + count])
+                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<start + count]))
+            }
+            copied += count
+            position += Int64(count)
+        }
+        return copied
+    }
+
+    private func moveTo(block index: Int64) -> Bool {
+        let sequential = index == currentIndex + 1
+        do {
+            currentBytes = try file.block(index)
+            currentIndex = index
+        } catch {
+            self.error = error
+            return false
+        }
+        if sequential && readAheadBlocks > 0 {
+            file.prefetch(index + 1..<index + 1 + Int64(readAheadBlocks))
+        }
+        return true
+    }
+}

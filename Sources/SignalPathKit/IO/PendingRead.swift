@@ -1,0 +1,31 @@
+import Dispatch
+
+/// One read in flight, whose result any number of threads may wait for.
+///
+/// `complete` is called exactly once; the dispatch group orders that write before every `wait`
+/// returns, which is why the unchecked `Sendable` is sound.
+final class PendingRead: @unchecked Sendable {
+    private let finished = DispatchGroup()
+    private var outcome: Result<[UInt8], SignalPathError>?
+
+    init() {
+        finished.enter()
+    }
+
+    /// Stores the outcome and wakes every waiter. Must be called exactly once.
+    func complete(_ result: Result<[UInt8], SignalPathError>) {
+        outcome = result
+        finished.leave()
+    }
+
+    /// Blocks the calling thread until the read has finished. Never call from the reader's own queue.
+    func wait() -> Result<[UInt8], SignalPathError> {
+        finished.wait()
+        return outcome!
+    }
+
+    /// The outcome if the read has already finished, without blocking.
+    var outcomeIfFinished: Result<[UInt8], SignalPathError>? {
+        finished.wait(timeout: .now()) == .success ? outcome : nil
+    }
+}

@@ -1,0 +1,89 @@
+/// What `signalpath info` reports about one file: format facts, tags and how it is decoded.
+public struct FileInfo: Sendable, Equatable {
+    public var path: String
+    public var format: AudioFormat
+    public var metadata: [MetadataEntry]
+    /// Size on disk in bytes; nil for a stream.
+    public var fileSize: Int64?
+    /// "direct_pcm" or "libsndfile".
+    public var decoder: String
+
+    public init(path: String, format: AudioFormat, metadata: [MetadataEntry], fileSize: Int64?, decoder: String) {
+        self.path = path
+        self.format = format
+        self.metadata = metadata
+        self.fileSize = fileSize
+        self.decoder = decoder
+    }
+
+    /// Reads the facts of an open file. For a stream whose header does not give its length, the
+    /// stream is decoded to the end to count the frames.
+    public init(file: AudioFile) throws(SignalPathError) {
+        var format = file.format
+        if format.frames == nil {
+            var buffer = [Float](repeating: 0, count: 16384 * format.channels)
+            var frames: Int64 = 0
+            while case let count = try file.read(into: &buffer, frames: 16384), count > 0 { frames += Int64(count) }
+            format.frames = frames
+        }
+        self.init(path: file.path, format: format, metadata: file.metadata, fileSize: file.source?.size,
+                  decoder: file.usesDirectPCM ? "direct_pcm" : "libsndfile")
+    }
+}
+
+extension FileInfo {
+    public static let schema = "signalpath.info/1"
+
+    /// The snake_case JSON object for this file; later commands use the same names for the same facts.
+    public var json: JSONValue { .object(jsonMembers) }
+
+    /// The members of `json`, for callers that add their own (an NDJSON line's `schema`).
+    public var jsonMembers: [JSONValue.Member] {
+        let object: JSONValue = .object([
+            "path": .string(path),
+            "container": .string(format.container.rawValue),
+            "sample_format": .string(format.sampleFormat.identifier),
+            "bit_depth": format.sampleFormat.bitDepth.map { .integer(Int64($0)) } ?? .null,
+            "sample_rate": .integer(Int64(format.sampleRate)),
+            "channels": .integer(Int64(format.channels)),
+            "frames": format.frames.map { .integer($0) } ?? .null,
+            "duration_s": .number(format.duration),
+            "file_size_bytes": fileSize.map { .integer($0) } ?? .null,
+            "decoder": .string(decoder),
+            "metadata": .object(metadata.map { JSONValue.Member($0.key, .string($0.value)) }),
+        ])
+        guard case .object(let members) = object else { return [] }
+        return members
+    }
+
+    /// Aligned lines for people, every file-derived string sanitized for the terminal.
+    public var text: String {
+        var rows: [(String, String)] = [
+            ("container", format.container.displayName),
+            ("sample format", format.sampleFormat.displayName),
+            ("sample rate", "\(format.sampleRate) Hz"),
+            ("channels", FileInfo.channelDescription(format.channels)),
+        ]
+        if let frames = format.frames, let duration = format.duration {
+            rows.append(("duration", "\(UnitFormat.duration(duration)) (\(UnitFormat.grouped(frames)) frames)"))
+        }
+        if let fileSize { rows.append(("file size", "\(UnitFormat.bytes(fileSize)) (\(UnitFormat.grouped(fileSize)) bytes)")) }
+        rows.append(("decoder", decoder == "direct_pcm" ? "direct PCM" : "libsndfile"))
+        for entry in metadata {
+            rows.append((entry.key.split(separator: "_").joined(separator: " "), TerminalText.sanitized(entry.value)))
+        }
+        let width = rows.map(\.0.count).max() ?? 0
+        let body = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
+        return ([TerminalText.sanitized(path)] + body).joined(separator: "\n")
+    }
+
+    static func channelDescription(_ channels: Int) -> String {
+        switch channels {
+        case 1: return "1 (mono)"
+        case 2: return "2 (stereo)"
+        case 6: return "6 (5.1)"
+        case 8: return "8 (7.1)"
+        default: return String(channels)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Diagnostics go to standard error, unbuffered, one whole line per call.
+public enum StandardError {
+    /// Writes `line` and a newline to file descriptor 2.
+    public static func writeLine(_ line: String) {
+        var text = line
+        text += "\n"
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 {
+                    if written < 0 && errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// True when standard error is a terminal (progress lines are shown only then).
+    public static var isTerminal: Bool { isatty(2) == 1 }
+}

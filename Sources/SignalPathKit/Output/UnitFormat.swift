@@ -1,0 +1,65 @@
+/// Numbers formatted for people: fixed decimals, durations, sizes, frequencies.
+///
+/// Locale-independent by construction (no Foundation formatters): the decimal separator is
+/// always `.`, so text output reads the same on every machine.
+public enum UnitFormat {
+    /// `value` rounded to `decimals` places, e.g. `fixed(2.0, 3)` → "2.000", `fixed(-6.0206, 2)` → "-6.02".
+    public static func fixed(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9e18 else { return value.description }
+        let digits = String(UInt64(scaled))
+        let padded = String(repeating: "0", count: max(0, decimals + 1 - digits.count)) + digits
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        guard decimals > 0 else { return sign + padded }
+        return sign + padded.dropLast(decimals) + "." + padded.suffix(decimals)
+    }
+
+    /// A duration: "0.250 s", "12.500 s", "1 min 02.5 s", "1 h 02 min 03.5 s".
+    public static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 60 else { return fixed(seconds, 3) + " s" }
+        let tenths = Int64((seconds * 10).rounded())
+        let hours = tenths / 36000
+        let minutes = tenths / 600 % 60
+        let secondsText = twoDigits(tenths / 10 % 60) + "." + String(tenths % 10)
+        if hours > 0 { return "\(hours) h \(twoDigits(minutes)) min \(secondsText) s" }
+        return "\(minutes) min \(secondsText) s"
+    }
+
+    /// A byte count in binary units: "512 B", "187.5 KiB", "4.00 GiB".
+    public static func bytes(_ count: Int64) -> String {
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        guard count >= 1024 else { return "\(count) B" }
+        var value = Double(count) / 1024
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return fixed(value, value < 100 ? 2 : 1) + " " + units[unit]
+    }
+
+    /// A frequency: "440 Hz", "997.3 Hz", "1.00 kHz", "22.05 kHz".
+    public static func frequency(_ hertz: Double) -> String {
+        if abs(hertz) >= 1000 { return fixed(hertz / 1000, 2) + " kHz" }
+        if hertz == hertz.rounded() { return fixed(hertz, 0) + " Hz" }
+        return fixed(hertz, 1) + " Hz"
+    }
+
+    /// An integer with thin groups of three digits: 2 880 000.
+    public static func grouped(_ value: Int64) -> String {
+        let digits = String(value.magnitude)
+        var output = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { output += " " }
+            output.append(digit)
+        }
+        return value < 0 ? "-" + output : output
+    }
+
+    private static func twoDigits(_ value: Int64) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
+    }
+}

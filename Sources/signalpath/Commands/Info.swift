@@ -1,0 +1,50 @@
+import ArgumentParser
+import SignalPathKit
+
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the format of audio files: container, sample format, rate, channels, length, tags.",
+        discussion: """
+            Examples:
+              signalpath info take.wav
+              signalpath info --format json *.flac
+              ffmpeg -i in.mp4 -f wav - | signalpath info -
+            """
+    )
+
+    @Argument(help: "Audio files to describe; `-` reads standard input.")
+    var files: [String]
+
+    @OptionGroup var output: MachineOutputOptions
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("Name at least one file (or `-` for standard input).") }
+        guard files.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("Standard input (`-`) can be read only once.") }
+    }
+
+    func run() throws {
+        var failures = FailureTally()
+        var reports: [FileInfo] = []
+        for path in files {
+            do throws(SignalPathError) {
+                let info = try FileInfo(file: AudioFile.open(path))
+                switch output.format {
+                case .text: print((reports.isEmpty ? "" : "\n") + info.text)
+                case .ndjson: print(JSONValue.object([.init("schema", .string(FileInfo.schema))] + info.jsonMembers).serialized())
+                case .json: break
+                }
+                reports.append(info)
+            } catch {
+                failures.record(error)
+            }
+        }
+        if output.format == .json {
+            let document = JSONValue.object([
+                "schema": .string(FileInfo.schema),
+                "files": .array(reports.map(\.json)),
+            ])
+            print(document.serialized(pretty: true))
+        }
+        try failures.finish()
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import SignalPathKit
+
+/// The one place where failures become exit codes (sysexits.h values) and messages.
+enum ExitStatus {
+    static let usage: Int32 = 64
+    static let badData: Int32 = 65
+    static let cannotOpen: Int32 = 66
+    static let ioError: Int32 = 74
+
+    static func code(for error: SignalPathError) -> Int32 {
+        switch error.category {
+        case .usage: return usage
+        case .badData: return badData
+        case .cannotOpen: return cannotOpen
+        case .io: return ioError
+        }
+    }
+
+    /// Prints `signalpath: FILE: reason` on standard error and returns the exit code for it.
+    @discardableResult
+    static func report(_ error: SignalPathError) -> Int32 {
+        StandardError.writeLine("signalpath: \(TerminalText.sanitized(error.path)): \(error.reason)")
+        return code(for: error)
+    }
+}
+
+/// Collects the outcome of a command over several files: the first failure decides the exit code.
+struct FailureTally {
+    private(set) var firstCode: Int32?
+
+    mutating func record(_ error: SignalPathError) {
+        let code = ExitStatus.report(error)
+        if firstCode == nil { firstCode = code }
+    }
+
+    /// Throws the exit code of the first failure, if any.
+    func finish() throws {
+        if let firstCode { throw ExitCode(firstCode) }
+    }
+}

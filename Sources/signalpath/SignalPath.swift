@@ -1,0 +1,20 @@
+import ArgumentParser
+import SignalPathKit
+
+@main
+struct SignalPath: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signalpath",
+        abstract: "Audio signal analysis for the terminal: levels, loudness, spectra and more.",
+        discussion: """
+            Reads WAV, RF64, Wave64, AIFF, CAF, FLAC, Ogg Vorbis, Opus and MP3 files of any size, and \
+            standard input (`-`). Data goes to standard output, messages to standard error.
+
+            Exit codes: 0 success; 64 usage error; 65 a file is not usable audio; 66 a file cannot be \
+            opened; 74 a read failed. When several files are given, the others are still processed and \
+            the exit code is that of the first failure.
+            """,
+        version: signalPathVersion,
+        subcommands: [Info.self]
+    )
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import SignalPathTestSupport
+@testable import SignalPathKit
+
+@Suite("CachedFile and FileCursor")
+struct CachedFileTests {
+    let scratch = ScratchDirectory("cached")
+    let content: [UInt8]
+    let path: String
+
+    init() {
+        var random = SeededGenerator(seed: 21)
+        content = (0..<1_000_003).map { _ in UInt8.random(in: 0...255, using: &random) }
+        path = scratch.write("data.bin", content)
+    }
+
+    @Test("random seeks and reads through a small cache return the file's bytes")
+    func randomReads() throws {
+        let file = try CachedFile(path: path, cacheBytes: 64 << 10, blockSize: 4096)
+        let cursor = FileCursor(file: file, readAheadBlocks: 2)
+        var random = SeededGenerator(seed: 5)
+        var buffer = [UInt8](repeating: 0, count: 50_000)
+        for _ in 0..<2000 {
+            let start = Int.random(in: 0...content.count + 100, using: &random)
+            let length = Int.random(in: 0...50_000, using: &random)
+            cursor.seek(to: Int64(start))
+            let count = buffer.withUnsafeMutableBytes { cursor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<length])) }
+            let expected = content[min(start, content.count)..<min(start + length, content.count)]
+            #expect(count == expected.count)
+            #expect(buffer[0..<count].elementsEqual(expected))
+            #expect(cursor.position == Int64(start + count))
+        }
+        #expect(file.cache.byteCount <= 64 << 10)
+        #expect(file.cache.invariantViolation() == nil)
+    }
+
+    @Test("a sequential scan reads each block from disk once and keeps read-ahead in flight")
+    func sequentialScan() throws {
+        let file = try CachedFile(path: path, cacheBytes: 256 << 10, blockSize: 16 << 10)
+        let cursor = FileCursor(file: file, readAheadBlocks: 4)
+        var buffer = [UInt8](repeating: 0, count: 3000)  // small reads, as libsndfile makes them
+        var joined: [UInt8] = []
+        while case let count = buffer.withUnsafeMutableBytes({ cursor.read(into: $0) }), count > 0 {
+            joined += buffer[0..<count]
+        }
+        #expect(joined == content)
+        let blocks = (content.count + (16 << 10) - 1) / (16 << 10)
+        #expect(file.reader.statistics.reads == blocks, "each block is read exactly once")
+        #expect(file.reader.statistics.bytesRead == Int64(content.count))
+        #expect(file.cache.byteCount <= 256 << 10)
+    }
+
+    @Test("concurrent cursors over one cached file each see the right bytes")
+    func concurrentCursors() throws {
+        let file = try CachedFile(path: path, cacheBytes: 128 << 10, blockSize: 8192)
+        let failures = Counter()
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            let cursor = FileCursor(file: file)
+            var random = SeededGenerator(seed: UInt64(300 + worker))
+            var buffer = [UInt8](repeating: 0, count: 20_000)
+            for _ in 0..<300 {
+                let start = Int.random(in: 0..<content.count, using: &random)
+                cursor.seek(to: Int64(start))
+                let count = buffer.withUnsafeMutableBytes { cursor.read(into: $0) }
+                if !buffer[0..<count].elementsEqual(content[start..<min(start + 20_000, content.count)]) { failures.increment() }
+            }
+        }
+        #expect(failures.value == 0)
+        #expect(file.cache.invariantViolation() == nil)
+    }
+
+    @Test("bytes(in:) and copyBytes are short only at the end of the file")
+    func shortAtEnd() throws {
+        let file = try CachedFile(path: path, blockSize: 4096)
+        #expect(try file.bytes(in: 999_990..<1_000_010) == Array(content[999_990...]))
+        #expect(try file.bytes(in: 2_000_000..<2_000_010) == [])
+        #expect(try file.bytes(in: 4090..<4100) == Array(content[4090..<4100]))
+    }
+}
