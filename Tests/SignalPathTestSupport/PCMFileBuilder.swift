@@ -104,6 +104,25 @@ public struct PCMFileBuilder: Sendable {
         return header(dataBytes: UInt64(data.count)) + data + (data.count % 2 == 1 && container != .w64 ? [0] : [])
     }
 
+    /// A RIFF `LIST`/`INFO` chunk with the given tags (`INAM` title, `IART` artist, `ICMT` comment, …),
+    /// to append after a WAV file's data. The RIFF size in the header is not updated; libsndfile,
+    /// like most readers, reads chunks up to the end of the file.
+    public static func infoChunk(_ tags: [(String, String)]) -> [UInt8] {
+        var body = LE()
+        body.tag("INFO")
+        for (id, text) in tags {
+            var value = Array(text.utf8) + [0]
+            if value.count % 2 == 1 { value.append(0) }
+            body.tag(id)
+            body.u32(UInt32(value.count))
+            body.bytes += value
+        }
+        var out = LE()
+        out.tag("LIST")
+        out.u32(UInt32(body.bytes.count))
+        return out.bytes + body.bytes
+    }
+
     /// A complete file whose sample data is `data`, already encoded.
     public func file(encodedData data: [UInt8]) -> [UInt8] {
         header(dataBytes: UInt64(data.count)) + data + (data.count % 2 == 1 && container != .w64 ? [0] : [])

@@ -4,17 +4,17 @@ import Glibc
 import Darwin
 #endif
 
-/// An open audio file: its format, its tags, and Float frames for any frame range.
+/// An opened audio file: its format and tags, and the means to decode it (`makeReader()`).
 ///
 /// Regular files are read through a `CachedFile` (DispatchIO reader plus byte-range cache), so
-/// reading frames near the end of a 5 GB file touches only the blocks near them. Uncompressed PCM
+/// decoding frames near the end of a 5 GB file touches only the blocks near them. Uncompressed PCM
 /// in WAV, RF64, Wave64 and AIFF is converted directly (bit-identical to libsndfile, and faster);
-/// everything else libsndfile reads — FLAC, Ogg Vorbis, Opus, CAF, MP3, … — is decoded by libsndfile
+/// everything else libsndfile reads (FLAC, Ogg Vorbis, Opus, CAF, MP3, …) is decoded by libsndfile
 /// through virtual I/O. Standard input (`-`) and named pipes are streamed: read once, front to back.
 ///
-/// One `AudioFile` serves one thread at a time; `reopened()` gives another decoder over the same
-/// cached bytes for a parallel worker.
-public final class AudioFile {
+/// Sendable: share one `AudioFile` between tasks and give each its own `AudioReader`; all readers
+/// of a regular file share its cache.
+public final class AudioFile: Sendable {
     /// Which decoder to use for the samples.
     public enum Decoding: Sendable {
         /// Direct PCM conversion where the file allows it, libsndfile otherwise.
@@ -32,14 +32,11 @@ public final class AudioFile {
     /// The cached bytes of a regular file; nil for a stream.
     public let source: CachedFile?
     /// True when samples are converted by the direct PCM decoder rather than libsndfile.
-    public let usesDirectPCM: Bool
-    /// The frame the next `read` starts at.
-    public private(set) var position: Int64 = 0
+    public var usesDirectPCM: Bool { layout != nil }
 
-    private let decoder: FrameDecoder
-    private let layout: PCMLayout?
-    /// A named pipe's descriptor, which this file opened and must close.
-    private let ownedDescriptor: Int32?
+    let layout: PCMLayout?
+    /// A stream's only decoder, handed to the first reader.
+    private let streamDecoder: StreamDecoderHandOff?
 
     /// Opens `path`: a regular file, `-` for standard input, or a named pipe.
     public static func open(_ path: String, decoding: Decoding = .automatic,
@@ -65,30 +62,22 @@ public final class AudioFile {
 
     /// Opens the audio in `file`.
     public init(file: CachedFile, decoding: Decoding = .automatic) throws(SignalPathError) {
-        let sndFile = try SndFile(cursor: FileCursor(file: file), path: file.path)
+        let probe = try SndFile(cursor: FileCursor(file: file), path: file.path)
         path = file.path
-        format = sndFile.format
-        metadata = sndFile.metadata
+        format = probe.format
+        metadata = probe.metadata
         source = file
-        ownedDescriptor = nil
-        let layout = decoding == .libsndfile ? nil : try AudioFile.directLayout(file: file, agreeingWith: sndFile.format)
+        streamDecoder = nil
+        layout = decoding == .libsndfile ? nil : try AudioFile.directLayout(file: file, agreeingWith: probe.format)
         if decoding == .directPCM && layout == nil {
             throw SignalPathError.invalidRequest(path: path, reason: "not plain PCM in WAV, RF64, Wave64 or AIFF")
-        }
-        self.layout = layout
-        if let layout {
-            decoder = PCMDecoder(layout: layout, file: file)
-            usesDirectPCM = true
-        } else {
-            decoder = sndFile
-            usesDirectPCM = false
         }
     }
 
     private init(streamPath: String, descriptor: Int32, owned: Bool) throws(SignalPathError) {
         let sndFile: SndFile
         do {
-            sndFile = try SndFile(streamDescriptor: descriptor, path: streamPath)
+            sndFile = try SndFile(streamDescriptor: descriptor, path: streamPath, ownsDescriptor: owned)
         } catch {
             if owned { close(descriptor) }
             throw error
@@ -98,77 +87,26 @@ public final class AudioFile {
         metadata = sndFile.metadata
         source = nil
         layout = nil
-        decoder = sndFile
-        usesDirectPCM = false
-        ownedDescriptor = owned ? descriptor : nil
+        streamDecoder = StreamDecoderHandOff(sndFile)
     }
 
-    private init(sharing other: AudioFile, file: CachedFile) throws(SignalPathError) {
-        path = other.path
-        format = other.format
-        metadata = other.metadata
-        source = file
-        layout = other.layout
-        usesDirectPCM = other.usesDirectPCM
-        ownedDescriptor = nil
-        if let layout {
-            decoder = PCMDecoder(layout: layout, file: file)
-        } else {
-            decoder = try SndFile(cursor: FileCursor(file: file), path: file.path)
-        }
-    }
-
-    deinit {
-        if let ownedDescriptor { close(ownedDescriptor) }
-    }
-
-    /// True for regular files; false for streams, which can only move forwards.
+    /// True for regular files; false for streams, which are read once, forwards only.
     public var isSeekable: Bool { source != nil }
 
-    /// Another decoder over the same cached bytes, positioned at frame 0, for use on another thread.
-    public func reopened() throws(SignalPathError) -> AudioFile {
+    /// A new decoder positioned at frame 0. A stream has exactly one; asking again is an error.
+    public func makeReader() throws(SignalPathError) -> AudioReader {
+        if let streamDecoder {
+            guard let decoder = streamDecoder.take() else { throw SignalPathError.notSeekable(path: path) }
+            return AudioReader(file: self, decoder: decoder)
+        }
         guard let source else { throw SignalPathError.notSeekable(path: path) }
-        return try AudioFile(sharing: self, file: source)
+        if let layout { return AudioReader(file: self, decoder: PCMDecoder(layout: layout, file: source)) }
+        return AudioReader(file: self, decoder: try SndFile(cursor: FileCursor(file: source), path: path))
     }
 
-    /// Moves to `frame` for the next read. Streams move forwards only (by decoding and discarding).
-    public func seek(toFrame frame: Int64) throws(SignalPathError) {
-        if let frames = format.frames, frame < 0 || frame > frames {
-            throw SignalPathError.invalidRequest(path: path, reason: "frame \(frame) is outside the file's \(frames) frames")
-        }
-        if isSeekable {
-            try decoder.seek(toFrame: frame)
-            position = frame
-            return
-        }
-        guard frame >= position else { throw SignalPathError.notSeekable(path: path) }
-        var discard = [Float](repeating: 0, count: 4096 * format.channels)
-        while position < frame {
-            if try read(into: &discard, frames: Int(min(4096, frame - position))) == 0 { break }
-        }
-    }
-
-    /// Decodes up to `frames` interleaved frames into the start of `buffer` (at least
-    /// `frames × channels` samples); returns how many were decoded, 0 at the end of the file.
-    public func read(into buffer: inout [Float], frames: Int) throws(SignalPathError) -> Int {
-        let count = try decoder.read(into: &buffer, frames: frames)
-        position += Int64(count)
-        return count
-    }
-
-    /// The interleaved samples of `range` (fewer frames if the file ends first).
+    /// The interleaved samples of `range` (fewer frames if the file ends first), through a new reader.
     public func readFrames(_ range: Range<Int64>) throws(SignalPathError) -> [Float] {
-        try seek(toFrame: range.lowerBound)
-        let channels = format.channels
-        var samples: [Float] = []
-        samples.reserveCapacity(range.count * channels)
-        var block = [Float](repeating: 0, count: min(range.count, 65536) * channels)
-        while samples.count < range.count * channels {
-            let count = try read(into: &block, frames: min(65536, range.count - samples.count / channels))
-            if count == 0 { break }
-            samples.append(contentsOf: block[0..<count * channels])
-        }
-        return samples
+        try makeReader().readFrames(range)
     }
 
     /// The layout for direct PCM decoding, when the header parses and agrees with libsndfile.
@@ -178,5 +116,23 @@ public final class AudioFile {
         let agrees = layout.channels == format.channels && layout.sampleRate == format.sampleRate
             && layout.frames == format.frames && layout.encoding.sampleFormat == format.sampleFormat
         return agrees ? layout : nil
+    }
+}
+
+/// Holds a stream's decoder until one reader takes it.
+private final class StreamDecoderHandOff: @unchecked Sendable {
+    // @unchecked: the decoder is touched only under the lock, and leaves it exactly once.
+    private let lock = Lock()
+    private var decoder: SndFile?
+
+    init(_ decoder: SndFile) {
+        self.decoder = decoder
+    }
+
+    func take() -> SndFile? {
+        lock.withLock {
+            defer { decoder = nil }
+            return decoder
+        }
     }
 }

@@ -12,6 +12,8 @@ final class SndFile {
     private let handle: OpaquePointer
     /// Kept alive for libsndfile's callbacks, which receive it unretained as `user_data`.
     private let cursor: FileCursor?
+    /// A stream descriptor this decoder closes after libsndfile is done with it.
+    private let ownedDescriptor: Int32?
     let path: String
     let format: AudioFormat
     let metadata: [MetadataEntry]
@@ -31,15 +33,19 @@ final class SndFile {
         }
         self.handle = try opened.get()
         self.cursor = cursor
+        self.ownedDescriptor = nil
         self.path = path
         self.format = try SndFile.format(of: info, path: path, isStream: false)
         self.metadata = SndFile.metadata(of: handle)
     }
 
-    /// Opens a non-seekable stream (stdin, a pipe) on `descriptor`, which stays open after closing.
-    init(streamDescriptor descriptor: Int32, path: String) throws(SignalPathError) {
+    /// Opens a non-seekable stream (stdin, a pipe) on `descriptor`. When `ownsDescriptor`, the
+    /// decoder closes it in `deinit`; if opening fails, the caller still owns it.
+    init(streamDescriptor descriptor: Int32, path: String, ownsDescriptor: Bool) throws(SignalPathError) {
         var info = SF_INFO()
         let opened = SndFile.openLock.withLock { () -> Result<OpaquePointer, SignalPathError> in
+            // libsndfile is never asked to close the descriptor: on a failed open it would close it
+            // too, and the caller's cleanup would then close a number that may be reused.
             if let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, 0) {
                 return .success(handle)
             }
@@ -47,6 +53,7 @@ final class SndFile {
         }
         self.handle = try opened.get()
         self.cursor = nil
+        self.ownedDescriptor = ownsDescriptor ? descriptor : nil
         self.path = path
         self.format = try SndFile.format(of: info, path: path, isStream: true)
         self.metadata = SndFile.metadata(of: handle)
@@ -54,6 +61,7 @@ final class SndFile {
 
     deinit {
         sf_close(handle)
+        if let ownedDescriptor { close(ownedDescriptor) }
     }
 
     /// Moves to `frame`; returns false when libsndfile cannot seek there.

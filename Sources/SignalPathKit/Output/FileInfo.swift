@@ -21,9 +21,10 @@ public struct FileInfo: Sendable, Equatable {
     public init(file: AudioFile) throws(SignalPathError) {
         var format = file.format
         if format.frames == nil {
+            let reader = try file.makeReader()
             var buffer = [Float](repeating: 0, count: 16384 * format.channels)
             var frames: Int64 = 0
-            while case let count = try file.read(into: &buffer, frames: 16384), count > 0 { frames += Int64(count) }
+            while case let count = try reader.read(into: &buffer, frames: 16384), count > 0 { frames += Int64(count) }
             format.frames = frames
         }
         self.init(path: file.path, format: format, metadata: file.metadata, fileSize: file.source?.size,

@@ -1,0 +1,58 @@
+/// Decodes one `AudioFile` into interleaved Float frames, with its own position.
+///
+/// Made by `AudioFile.makeReader()`; one reader serves one thread at a time (it is not Sendable).
+/// Samples are normalised so that full scale is ±1.0 (integer codes over 2^(bits−1)).
+public final class AudioReader {
+    public let file: AudioFile
+    /// The frame the next `read` starts at.
+    public private(set) var position: Int64 = 0
+    private let decoder: FrameDecoder
+
+    init(file: AudioFile, decoder: FrameDecoder) {
+        self.file = file
+        self.decoder = decoder
+    }
+
+    public var format: AudioFormat { file.format }
+
+    /// Moves to `frame` for the next read. Streams move forwards only (by decoding and discarding).
+    public func seek(toFrame frame: Int64) throws(SignalPathError) {
+        if let frames = format.frames, frame < 0 || frame > frames {
+            throw SignalPathError.invalidRequest(path: file.path,
+                                                 reason: "frame \(frame) is outside the file's \(frames) frames")
+        }
+        if file.isSeekable {
+            try decoder.seek(toFrame: frame)
+            position = frame
+            return
+        }
+        guard frame >= position else { throw SignalPathError.notSeekable(path: file.path) }
+        var discard = [Float](repeating: 0, count: 4096 * format.channels)
+        while position < frame {
+            if try read(into: &discard, frames: Int(min(4096, frame - position))) == 0 { break }
+        }
+    }
+
+    /// Decodes up to `frames` interleaved frames into the start of `buffer` (which must hold at
+    /// least `frames × channels` samples); returns how many were decoded, 0 at the end of the file.
+    public func read(into buffer: inout [Float], frames: Int) throws(SignalPathError) -> Int {
+        let count = try decoder.read(into: &buffer, frames: frames)
+        position += Int64(count)
+        return count
+    }
+
+    /// The interleaved samples of `range` (fewer frames if the file ends first).
+    public func readFrames(_ range: Range<Int64>) throws(SignalPathError) -> [Float] {
+        try seek(toFrame: range.lowerBound)
+        let channels = format.channels
+        var samples: [Float] = []
+        samples.reserveCapacity(range.count * channels)
+        var block = [Float](repeating: 0, count: min(range.count, 65536) * channels)
+        while samples.count < range.count * channels {
+            let count = try read(into: &block, frames: min(65536, range.count - samples.count / channels))
+            if count == 0 { break }
+            samples.append(contentsOf: block[0..<count * channels])
+        }
+        return samples
+    }
+}
