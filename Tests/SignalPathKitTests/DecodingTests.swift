@@ -160,12 +160,9 @@ struct DecodingTests {
         }
     }
 
-    @Test("a named pipe is streamed front to back")
-    func namedPipe() throws {
-        let builder = PCMFileBuilder(container: .wav, encoding: .signed16, channels: 1, sampleRate: 16_000)
-        let signal = testSignal(channels: 1, frames: 50_000, sampleRate: 16_000)
-        let bytes = builder.file(samples: signal)
-        let fifo = scratch.file("pipe.wav")
+    /// Opens `bytes` through a named pipe, as a stream, and decodes everything.
+    func decodeThroughPipe(_ bytes: [UInt8], name: String) throws -> (AudioFile, [Float]) {
+        let fifo = scratch.file(name)
         #expect(mkfifo(fifo, 0o600) == 0)
         let writer = Thread {
             let handle = FileHandle(forWritingAtPath: fifo)!
@@ -174,11 +171,64 @@ struct DecodingTests {
         }
         writer.start()
         let file = try AudioFile.open(fifo)
-        #expect(!file.isSeekable)
-        #expect(file.format.frames == 50_000)
-        let difference = firstDifference(try file.readFrames(0..<50_000), signal.map(builder.expectedSample(for:)))
-        #expect(difference == nil)
-        #expect(throws: SignalPathError.notSeekable(path: fifo)) { try file.makeReader() }
+        let reader = try file.makeReader()
+        var samples: [Float] = []
+        var buffer = [Float](repeating: 0, count: 4096 * file.format.channels)
+        while case let count = try reader.read(into: &buffer, frames: 4096), count > 0 {
+            samples += buffer[0..<count * file.format.channels]
+        }
+        return (file, samples)
+    }
+
+    @Test("PCM streams decode as they arrive, with real or placeholder sizes in the header",
+          arguments: [PCMFileBuilder.Container.wav, .wavExtensible, .rf64, .w64, .aiff, .aifcSowt])
+    func pcmStream(container: PCMFileBuilder.Container) throws {
+        let builder = PCMFileBuilder(container: container, encoding: .signed16, channels: 2, sampleRate: 16_000)
+        let signal = testSignal(channels: 2, frames: 150_000, sampleRate: 16_000)
+        let expected = signal.map(builder.expectedSample(for:))
+        var placeholder = builder.file(samples: signal)
+        // What a writer to a pipe does: it cannot go back to fill in the sizes.
+        switch container {
+        case .wav, .wavExtensible:
+            placeholder.replaceSubrange(4..<8, with: [0xFF, 0xFF, 0xFF, 0xFF])
+            placeholder.replaceSubrange(builder.header(dataBytes: 0).count - 4..<builder.header(dataBytes: 0).count,
+                                        with: [0xFF, 0xFF, 0xFF, 0xFF])
+        case .w64:
+            let header = builder.header(dataBytes: 0).count
+            placeholder.replaceSubrange(header - 8..<header, with: [UInt8](repeating: 0xFF, count: 8))
+        default:
+            break
+        }
+        let hasPlaceholder = [.wav, .wavExtensible, .w64].contains(container)
+        // Four bytes after the data: a sized stream stops before them; with a placeholder they are
+        // one more frame (the header cannot say where the samples end).
+        let trailing: [UInt8] = [1, 2, 3, 4]
+        let extraFrame: [Float] = [Float(0x0201) / 32768, Float(0x0403) / 32768]
+        for (name, bytes, wanted) in [("sized", builder.file(samples: signal) + trailing, expected),
+                                      ("placeholder", placeholder + trailing, hasPlaceholder ? expected + extraFrame : expected)] {
+            let fifo = "\(container)-\(name)"
+            let (file, samples) = try decodeThroughPipe(bytes, name: fifo)
+            #expect(!file.isSeekable && file.usesDirectPCM)
+            #expect(file.format.frames == nil, "a stream's length is known once it is read")
+            #expect(file.format.container == container.expectedContainer)
+            #expect(firstDifference(samples, wanted) == nil, "\(container) \(name)")
+            #expect(throws: SignalPathError.notSeekable(path: scratch.file(fifo))) { try file.makeReader() }
+        }
+    }
+
+    @Test("compressed streams are spooled to a temporary file and decoded by libsndfile")
+    func flacStream() throws {
+        let (wav, expected) = try {
+            let builder = PCMFileBuilder(container: .wav, encoding: .signed24, channels: 1, sampleRate: 48_000)
+            let signal = testSignal(channels: 1, frames: 70_000, sampleRate: 48_000)
+            return (scratch.write("for-flac.wav", builder.file(samples: signal)), signal.map(builder.expectedSample(for:)))
+        }()
+        let flac = scratch.file("stream.flac")
+        let sox = try #require(which("sox"), "sox is missing: run `make setup`")
+        #expect(try run(sox, [wav, flac]).status == 0)
+        let (file, samples) = try decodeThroughPipe(Array(try Data(contentsOf: URL(fileURLWithPath: flac))), name: "flac-pipe")
+        #expect(file.format.container == .flac && file.format.frames == 70_000)
+        #expect(firstBitDifference(samples, expected) == nil)
     }
 
     @Test("files that are not audio are rejected with a reason")

@@ -37,6 +37,8 @@ public struct ProcessResult: Sendable {
 /// `timeout` seconds, then kills it (a hang is a failure, not a stuck test run).
 public func run(_ executable: String, _ arguments: [String], input: Data? = nil,
                 environment: [String: String]? = nil, timeout: Double = 60) throws -> ProcessResult {
+    // A child that exits before reading all its input must not kill the test run with SIGPIPE.
+    signal(SIGPIPE, SIG_IGN)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments

@@ -37,6 +37,8 @@ public final class AudioFile: Sendable {
     let layout: PCMLayout?
     /// A stream's only decoder, handed to the first reader.
     private let streamDecoder: StreamDecoderHandOff?
+    /// A named pipe's descriptor, opened here and closed with the file.
+    private let ownedDescriptor: Int32?
 
     /// Opens `path`: a regular file, `-` for standard input, or a named pipe.
     public static func open(_ path: String, decoding: Decoding = .automatic,
@@ -49,14 +51,14 @@ public final class AudioFile: Sendable {
                 return try AudioFile(file: CachedFile(reader: reader, cache: FileMemoryCache(byteLimit: cacheBytes)),
                                      decoding: decoding)
             }
-            return try AudioFile(streamPath: path, descriptor: STDIN_FILENO, owned: false)
+            return try openStream(path: path, descriptor: STDIN_FILENO, owned: false, decoding: decoding)
         }
         do {
             return try AudioFile(file: CachedFile(path: path, cacheBytes: cacheBytes), decoding: decoding)
         } catch .notRegularFile(_, kind: "FIFO") {
             let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw SignalPathError.fromErrno(errno, path: path) }
-            return try AudioFile(streamPath: path, descriptor: descriptor, owned: true)
+            return try openStream(path: path, descriptor: descriptor, owned: true, decoding: decoding)
         }
     }
 
@@ -68,26 +70,47 @@ public final class AudioFile: Sendable {
         metadata = probe.metadata
         source = file
         streamDecoder = nil
+        ownedDescriptor = nil
         layout = decoding == .libsndfile ? nil : try AudioFile.directLayout(file: file, agreeingWith: probe.format)
         if decoding == .directPCM && layout == nil {
             throw SignalPathError.invalidRequest(path: path, reason: "not plain PCM in WAV, RF64, Wave64 or AIFF")
         }
     }
 
-    private init(streamPath: String, descriptor: Int32, owned: Bool) throws(SignalPathError) {
-        let sndFile: SndFile
+    /// Opens a stream: uncompressed PCM is decoded as it arrives; anything else is spooled to a
+    /// temporary file first, because libsndfile seeks inside it while opening.
+    private static func openStream(path: String, descriptor: Int32, owned: Bool,
+                                   decoding: Decoding) throws(SignalPathError) -> AudioFile {
+        let cursor = StreamCursor(descriptor: descriptor, path: path)
         do {
-            sndFile = try SndFile(streamDescriptor: descriptor, path: streamPath, ownsDescriptor: owned)
+            if decoding != .libsndfile, let layout = try PCMLayout.parse(cursor, size: nil) {
+                cursor.stopRetaining()
+                return AudioFile(streamPath: path, layout: layout, cursor: cursor, ownedDescriptor: owned ? descriptor : nil)
+            }
+            let spooled = try StreamSpool.spool(cursor)
+            if owned { close(descriptor) }
+            return try AudioFile(file: CachedFile(reader: spooled), decoding: decoding)
         } catch {
             if owned { close(descriptor) }
             throw error
         }
+    }
+
+    private init(streamPath: String, layout: PCMLayout, cursor: StreamCursor, ownedDescriptor: Int32?) {
         path = streamPath
-        format = sndFile.format
-        metadata = sndFile.metadata
+        // A stream's length is known only once it has been read: its header may hold a placeholder
+        // or promise more than arrives.
+        format = AudioFormat(container: layout.container, sampleFormat: layout.encoding.sampleFormat,
+                             sampleRate: layout.sampleRate, channels: layout.channels, frames: nil)
+        metadata = layout.metadata
         source = nil
-        layout = nil
-        streamDecoder = StreamDecoderHandOff(sndFile)
+        self.layout = layout
+        self.ownedDescriptor = ownedDescriptor
+        streamDecoder = StreamDecoderHandOff(PCMDecoder(layout: layout, cursor: cursor, path: streamPath))
+    }
+
+    deinit {
+        if let ownedDescriptor { close(ownedDescriptor) }
     }
 
     /// True for regular files; false for streams, which are read once, forwards only.
@@ -100,7 +123,9 @@ public final class AudioFile: Sendable {
             return AudioReader(file: self, decoder: decoder)
         }
         guard let source else { throw SignalPathError.notSeekable(path: path) }
-        if let layout { return AudioReader(file: self, decoder: PCMDecoder(layout: layout, file: source)) }
+        if let layout {
+            return AudioReader(file: self, decoder: PCMDecoder(layout: layout, cursor: FileCursor(file: source), path: path))
+        }
         return AudioReader(file: self, decoder: try SndFile(cursor: FileCursor(file: source), path: path))
     }
 
@@ -112,7 +137,7 @@ public final class AudioFile: Sendable {
     /// The layout for direct PCM decoding, when the header parses and agrees with libsndfile.
     private static func directLayout(file: CachedFile, agreeingWith format: AudioFormat) throws(SignalPathError) -> PCMLayout? {
         guard [.wav, .wavex, .rf64, .w64, .aiff].contains(format.container),
-              let layout = try PCMLayout.parse(file) else { return nil }
+              let layout = try PCMLayout.parse(FileCursor(file: file, readAheadBlocks: 0), size: file.size) else { return nil }
         let agrees = layout.channels == format.channels && layout.sampleRate == format.sampleRate
             && layout.frames == format.frames && layout.encoding.sampleFormat == format.sampleFormat
         return agrees ? layout : nil
@@ -123,13 +148,13 @@ public final class AudioFile: Sendable {
 private final class StreamDecoderHandOff: @unchecked Sendable {
     // @unchecked: the decoder is touched only under the lock, and leaves it exactly once.
     private let lock = Lock()
-    private var decoder: SndFile?
+    private var decoder: FrameDecoder?
 
-    init(_ decoder: SndFile) {
+    init(_ decoder: FrameDecoder) {
         self.decoder = decoder
     }
 
-    func take() -> SndFile? {
+    func take() -> FrameDecoder? {
         lock.withLock {
             defer { decoder = nil }
             return decoder

@@ -5,25 +5,29 @@
 /// normalisation; the tests check this on every encoding and byte order.
 final class PCMDecoder: FrameDecoder {
     private let layout: PCMLayout
-    private let cursor: FileCursor
+    private let cursor: ByteCursor
+    private let path: String
     private var frame: Int64 = 0
     /// Raw bytes of the frames being converted; grows to the largest request, then is reused.
     private var scratch: [UInt8] = []
 
-    init(layout: PCMLayout, file: CachedFile) {
+    /// Decodes the samples `layout` describes, reading them through `cursor` (a file's or a stream's).
+    init(layout: PCMLayout, cursor: ByteCursor, path: String) {
         self.layout = layout
-        self.cursor = FileCursor(file: file)
+        self.cursor = cursor
+        self.path = path
     }
 
     func seek(toFrame frame: Int64) throws(SignalPathError) {
-        guard frame >= 0 && frame <= layout.frames else {
-            throw SignalPathError.invalidRequest(path: cursor.file.path, reason: "cannot seek to frame \(frame)")
+        guard frame >= 0 && frame <= layout.frames ?? Int64.max else {
+            throw SignalPathError.invalidRequest(path: path, reason: "cannot seek to frame \(frame)")
         }
         self.frame = frame
     }
 
     func read(into buffer: inout [Float], frames: Int) throws(SignalPathError) -> Int {
-        let wanted = Int(max(0, min(Int64(frames), layout.frames - frame)))
+        let remaining = layout.frames.map { $0 - frame } ?? Int64.max  // a stream of unknown length: until it ends
+        let wanted = Int(max(0, min(Int64(frames), remaining)))
         guard wanted > 0 else { return 0 }
         precondition(buffer.count >= wanted * layout.channels)
         let byteCount = wanted * layout.bytesPerFrame
@@ -31,7 +35,8 @@ final class PCMDecoder: FrameDecoder {
         cursor.seek(to: layout.dataOffset + frame * Int64(layout.bytesPerFrame))
         let got = scratch.withUnsafeMutableBytes { cursor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<byteCount])) }
         if got < byteCount, let error = cursor.error { throw error }
-        // Short without an error: the file shrank since it was opened. Deliver the whole frames there are.
+        // Short without an error: the end of a stream, or a file that shrank since it was opened.
+        // Deliver the whole frames there are.
         let decoded = got / layout.bytesPerFrame
         convert(samples: decoded * layout.channels, into: &buffer)
         frame += Int64(decoded)

@@ -1,9 +1,11 @@
 /// Where the samples of an uncompressed PCM file lie, and how they are encoded: what the direct
 /// PCM decoder needs to convert bytes to Float without libsndfile.
 ///
-/// Parsed from WAV (RIFF, WAVE_FORMAT_EXTENSIBLE), RF64/BW64, Sony Wave64 and AIFF/AIFC headers.
-/// `AudioFile` uses a layout only when it agrees with what libsndfile read from the same header,
-/// so a header this parser misreads falls back to libsndfile instead of decoding garbage.
+/// Parsed from WAV (RIFF, WAVE_FORMAT_EXTENSIBLE), RF64/BW64, Sony Wave64 and AIFF/AIFC headers,
+/// through a `ByteCursor`, so the same parser serves files and streams. For files, `AudioFile`
+/// uses a layout only when it agrees with what libsndfile read from the same header, so a header
+/// this parser misreads falls back to libsndfile instead of decoding garbage. For streams it is
+/// what lets PCM be decoded as it arrives.
 struct PCMLayout: Equatable {
     enum Encoding: Equatable {
         case unsigned8, signed8, signed16, signed24, signed32, float32, float64
@@ -32,73 +34,121 @@ struct PCMLayout: Equatable {
         }
     }
 
+    var container: Container
     var encoding: Encoding
     var bigEndian: Bool
     var channels: Int
     var sampleRate: Int
     /// Byte offset of the first sample.
     var dataOffset: Int64
-    /// Whole frames present: the data chunk's size, limited to what the file actually holds.
-    var frames: Int64
+    /// Whole frames present: the data chunk's size, limited to what the file holds; nil when a
+    /// stream's header does not say (a writer to a pipe puts a placeholder there).
+    var frames: Int64?
+    /// WAV `LIST`/`INFO` tags met before the samples (libsndfile reads tags for files; this is
+    /// for streams).
+    var metadata: [MetadataEntry] = []
 
     var bytesPerFrame: Int { encoding.bytesPerSample * channels }
 
-    /// Parses the header of `file`, or returns nil when it is not plain PCM in a container this
-    /// parser knows (libsndfile then decodes it).
-    static func parse(_ file: CachedFile) throws(SignalPathError) -> PCMLayout? {
-        let start = ByteView(try file.bytes(in: 0..<16))
+    /// Parses the header read through `cursor`, or returns nil when it is not plain PCM in a
+    /// container this parser knows. `size` is the file's size, nil for a stream.
+    static func parse(_ cursor: ByteCursor, size: Int64?) throws(SignalPathError) -> PCMLayout? {
+        let parser = HeaderParser(cursor: cursor, size: size ?? Int64.max, isStream: size == nil)
+        let start = ByteView(try cursor.bytes(in: 0..<16))
         switch start.tag(at: 0) {
-        case "RIFF", "RF64", "BW64": return try parseWAV(file, isRF64: start.tag(at: 0) != "RIFF")
-        case "riff": return try parseW64(file)
-        case "FORM": return try parseAIFF(file, form: start.tag(at: 8))
+        case "RIFF", "RF64", "BW64": return try parser.parseWAV(isRF64: start.tag(at: 0) != "RIFF")
+        case "riff": return try parser.parseW64()
+        case "FORM": return try parser.parseAIFF(form: start.tag(at: 8))
         default: return nil
         }
+    }
+}
+
+/// Walks the chunks of a header; one per parse.
+private struct HeaderParser {
+    typealias Encoding = PCMLayout.Encoding
+    let cursor: ByteCursor
+    /// The file's size, or `Int64.max` for a stream.
+    let size: Int64
+    let isStream: Bool
+
+    func bytes(_ range: Range<Int64>) throws(SignalPathError) -> [UInt8] {
+        try cursor.bytes(in: range)
+    }
+
+    /// Frames in a data chunk of `declared` bytes starting at `offset`, or nil when a stream's
+    /// header holds a placeholder rather than a size.
+    func frames(declared: UInt64, offset: Int64, bytesPerFrame: Int, placeholder: Bool) -> Int64? {
+        if isStream && placeholder { return nil }
+        let available = UInt64(max(0, size - offset))
+        return Int64(min(declared, available) / UInt64(bytesPerFrame))
     }
 
     // MARK: WAV and RF64
 
-    private static func parseWAV(_ file: CachedFile, isRF64: Bool) throws(SignalPathError) -> PCMLayout? {
-        let fileSize = file.size
-        guard ByteView(try file.bytes(in: 8..<12)).tag(at: 0) == "WAVE" else { return nil }
-        var format: (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int)?
+    func parseWAV(isRF64: Bool) throws(SignalPathError) -> PCMLayout? {
+        guard ByteView(try bytes(8..<12)).tag(at: 0) == "WAVE" else { return nil }
+        var format: (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool)?
         var dataSize64: UInt64?
+        var metadata: [MetadataEntry] = []
         var position: Int64 = 12
         for _ in 0..<256 {
-            let header = ByteView(try file.bytes(in: position..<position + 8))
+            let header = ByteView(try bytes(position..<position + 8))
             guard let id = header.tag(at: 0), let size32 = header.uint32(at: 4) else { return nil }
             let body = position + 8
             switch id {
             case "ds64":
-                dataSize64 = ByteView(try file.bytes(in: body..<body + 16)).uint64(at: 8)
+                dataSize64 = ByteView(try bytes(body..<body + 16)).uint64(at: 8)
             case "fmt ":
-                format = parseWAVFormat(ByteView(try file.bytes(in: body..<body + Int64(min(size32, 40)))))
+                format = Self.parseWAVFormat(ByteView(try bytes(body..<body + Int64(min(size32, 40)))))
                 guard format != nil else { return nil }
+            case "LIST" where isStream && size32 <= 1 << 16:
+                metadata += Self.infoTags(ByteView(try bytes(body..<body + Int64(size32))))
             case "data":
                 guard let format, format.blockAlign == format.encoding.bytesPerSample * format.channels else { return nil }
-                var size = UInt64(size32)
-                if isRF64, size32 == 0xFFFF_FFFF, let dataSize64 { size = dataSize64 }
-                let available = UInt64(max(0, fileSize - body))
-                let frames = Int64(min(size, available) / UInt64(format.blockAlign))
-                return PCMLayout(encoding: format.encoding, bigEndian: false, channels: format.channels,
-                                 sampleRate: format.sampleRate, dataOffset: body, frames: frames)
+                var declared = UInt64(size32)
+                if isRF64, size32 == 0xFFFF_FFFF, let dataSize64 { declared = dataSize64 }
+                let placeholder = size32 == 0 || size32 >= 0x7FFF_0000 && !(isRF64 && dataSize64 != nil)
+                return PCMLayout(
+                    container: isRF64 ? .rf64 : (format.extensible ? .wavex : .wav), encoding: format.encoding,
+                    bigEndian: false, channels: format.channels, sampleRate: format.sampleRate, dataOffset: body,
+                    frames: frames(declared: declared, offset: body, bytesPerFrame: format.blockAlign, placeholder: placeholder),
+                    metadata: metadata)
             default:
                 break
             }
             position = body + Int64(size32) + Int64(size32 & 1)
-            if position >= fileSize { return nil }
+            if position >= size { return nil }
         }
         return nil
+    }
+
+    /// Title, artist and the other tags of a `LIST` chunk of type `INFO`.
+    private static func infoTags(_ view: ByteView) -> [MetadataEntry] {
+        guard view.tag(at: 0) == "INFO" else { return [] }
+        let keys = ["INAM": "title", "IART": "artist", "IPRD": "album", "ITRK": "track_number", "ICRD": "date",
+                    "IGNR": "genre", "ICMT": "comment", "ICOP": "copyright", "ISFT": "software"]
+        var entries: [MetadataEntry] = []
+        var offset = 4
+        while let id = view.tag(at: offset), let size = view.uint32(at: offset + 4).map(Int.init),
+              let value = view.slice(at: offset + 8, count: size) {
+            let text = String(decoding: value.prefix { $0 != 0 }, as: UTF8.self)
+            if let key = keys[id], !text.isEmpty { entries.append(MetadataEntry(key: key, value: text)) }
+            offset += 8 + size + size % 2
+        }
+        return entries
     }
 
     private static let extensibleGUIDTail: [UInt8] = [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00,
                                                       0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
 
     private static func parseWAVFormat(_ view: ByteView)
-        -> (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int)? {
+        -> (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool)? {
         guard var tag = view.uint16(at: 0), let channels = view.uint16(at: 2), let rate = view.uint32(at: 4),
               let blockAlign = view.uint16(at: 12), let bits = view.uint16(at: 14), channels > 0, rate > 0
         else { return nil }
-        if tag == 0xFFFE {
+        let extensible = tag == 0xFFFE
+        if extensible {
             guard let subFormat = view.uint16(at: 24), view.slice(at: 26, count: 14).map(Array.init) == extensibleGUIDTail
             else { return nil }
             tag = subFormat
@@ -113,7 +163,7 @@ struct PCMLayout: Equatable {
         case (3, 64): encoding = .float64
         default: return nil
         }
-        return (encoding, Int(channels), Int(rate), Int(blockAlign))
+        return (encoding, Int(channels), Int(rate), Int(blockAlign), extensible)
     }
 
     // MARK: Wave64
@@ -122,75 +172,80 @@ struct PCMLayout: Equatable {
                                            0x8C, 0xD1, 0x00, 0xC0, 0x4F, 0x8E, 0xDB, 0x8A]
     private static let w64GUIDTail: [UInt8] = [0xF3, 0xAC, 0xD3, 0x11, 0x8C, 0xD1, 0x00, 0xC0, 0x4F, 0x8E, 0xDB, 0x8A]
 
-    private static func parseW64(_ file: CachedFile) throws(SignalPathError) -> PCMLayout? {
-        let fileSize = file.size
-        let riff = ByteView(try file.bytes(in: 0..<40))
-        guard riff.slice(at: 24, count: 16).map(Array.init) == w64Wave else { return nil }
-        var format: (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int)?
+    func parseW64() throws(SignalPathError) -> PCMLayout? {
+        let riff = ByteView(try bytes(0..<40))
+        guard riff.slice(at: 24, count: 16).map(Array.init) == Self.w64Wave else { return nil }
+        var format: (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool)?
         var position: Int64 = 40
         for _ in 0..<256 {
-            let header = ByteView(try file.bytes(in: position..<position + 24))
-            guard let tail = header.slice(at: 4, count: 12), Array(tail) == w64GUIDTail,
-                  let id = header.tag(at: 0), let size = header.uint64(at: 16), size >= 24, size < UInt64(Int64.max / 2)
+            let header = ByteView(try bytes(position..<position + 24))
+            guard let tail = header.slice(at: 4, count: 12), Array(tail) == Self.w64GUIDTail,
+                  let id = header.tag(at: 0), let declaredSize = header.uint64(at: 16), declaredSize >= 24
             else { return nil }
+            // A writer to a pipe puts a placeholder (up to 2^64 − 1) in the data chunk's size.
+            let placeholder = declaredSize >= UInt64(Int64.max / 2)
+            guard !placeholder || id == "data" else { return nil }
             let body = position + 24
-            let bodySize = Int64(size) - 24
+            let bodySize = placeholder ? Int64.max / 2 : Int64(declaredSize) - 24
             switch id {
             case "fmt ":
-                format = parseWAVFormat(ByteView(try file.bytes(in: body..<body + min(bodySize, 40))))
+                format = Self.parseWAVFormat(ByteView(try bytes(body..<body + min(bodySize, 40))))
                 guard format != nil else { return nil }
             case "data":
                 guard let format, format.blockAlign == format.encoding.bytesPerSample * format.channels else { return nil }
-                let frames = min(bodySize, max(0, fileSize - body)) / Int64(format.blockAlign)
-                return PCMLayout(encoding: format.encoding, bigEndian: false, channels: format.channels,
-                                 sampleRate: format.sampleRate, dataOffset: body, frames: frames)
+                return PCMLayout(
+                    container: .w64, encoding: format.encoding, bigEndian: false, channels: format.channels,
+                    sampleRate: format.sampleRate, dataOffset: body,
+                    frames: frames(declared: UInt64(bodySize), offset: body, bytesPerFrame: format.blockAlign,
+                                   placeholder: placeholder || bodySize == 0))
             default:
                 break
             }
             position = body + bodySize
             position += (8 - position % 8) % 8
-            if position >= fileSize { return nil }
+            if position >= size { return nil }
         }
         return nil
     }
 
     // MARK: AIFF and AIFC
 
-    private static func parseAIFF(_ file: CachedFile, form: String?) throws(SignalPathError) -> PCMLayout? {
+    func parseAIFF(form: String?) throws(SignalPathError) -> PCMLayout? {
         guard form == "AIFF" || form == "AIFC" else { return nil }
-        let fileSize = file.size
         var common: (channels: Int, frames: UInt32, bits: Int, sampleRate: Int, compression: String)?
         var position: Int64 = 12
         for _ in 0..<256 {
-            let header = ByteView(try file.bytes(in: position..<position + 8))
-            guard let id = header.tag(at: 0), let size = header.uint32(at: 4, bigEndian: true) else { return nil }
+            let header = ByteView(try bytes(position..<position + 8))
+            guard let id = header.tag(at: 0), let chunkSize = header.uint32(at: 4, bigEndian: true) else { return nil }
             let body = position + 8
             switch id {
             case "COMM":
-                let view = ByteView(try file.bytes(in: body..<body + Int64(min(size, 22))))
+                let view = ByteView(try bytes(body..<body + Int64(min(chunkSize, 22))))
                 guard let channels = view.uint16(at: 0, bigEndian: true), let frames = view.uint32(at: 2, bigEndian: true),
                       let bits = view.uint16(at: 6, bigEndian: true),
-                      let rate = extendedToInt(view.slice(at: 8, count: 10)), channels > 0
+                      let rate = Self.extendedToInt(view.slice(at: 8, count: 10)), channels > 0
                 else { return nil }
                 let compression = form == "AIFC" ? (view.tag(at: 18) ?? "") : "NONE"
                 common = (Int(channels), frames, Int(bits), rate, compression)
             case "SSND":
-                guard let common, let encoding = aiffEncoding(bits: common.bits, compression: common.compression)
+                guard let common, let encoding = Self.aiffEncoding(bits: common.bits, compression: common.compression)
                 else { return nil }
-                guard let offset = ByteView(try file.bytes(in: body..<body + 8)).uint32(at: 0, bigEndian: true)
+                guard let offset = ByteView(try bytes(body..<body + 8)).uint32(at: 0, bigEndian: true)
                 else { return nil }
                 let dataOffset = body + 8 + Int64(offset)
-                let bytesPerFrame = Int64(encoding.bytesPerSample * common.channels)
-                let chunkFrames = (Int64(size) - 8 - Int64(offset)) / bytesPerFrame
-                let available = max(0, fileSize - dataOffset) / bytesPerFrame
-                return PCMLayout(encoding: encoding, bigEndian: common.compression != "sowt", channels: common.channels,
-                                 sampleRate: common.sampleRate, dataOffset: dataOffset,
-                                 frames: min(Int64(common.frames), chunkFrames, available))
+                let bytesPerFrame = encoding.bytesPerSample * common.channels
+                let declared = UInt64(max(0, Int64(chunkSize) - 8 - Int64(offset)))
+                let frames = frames(declared: declared, offset: dataOffset, bytesPerFrame: bytesPerFrame,
+                                    placeholder: chunkSize == 0 || chunkSize >= 0x7FFF_0000 || common.frames == 0)
+                return PCMLayout(
+                    container: .aiff, encoding: encoding, bigEndian: common.compression != "sowt",
+                    channels: common.channels, sampleRate: common.sampleRate, dataOffset: dataOffset,
+                    frames: frames.map { min($0, Int64(common.frames)) })
             default:
                 break
             }
-            position = body + Int64(size) + Int64(size & 1)
-            if position >= fileSize { return nil }
+            position = body + Int64(chunkSize) + Int64(chunkSize & 1)
+            if position >= size { return nil }
         }
         return nil
     }

@@ -11,9 +11,7 @@ import Glibc
 final class SndFile {
     private let handle: OpaquePointer
     /// Kept alive for libsndfile's callbacks, which receive it unretained as `user_data`.
-    private let cursor: FileCursor?
-    /// A stream descriptor this decoder closes after libsndfile is done with it.
-    private let ownedDescriptor: Int32?
+    private let cursor: FileCursor
     let path: String
     let format: AudioFormat
     let metadata: [MetadataEntry]
@@ -33,35 +31,13 @@ final class SndFile {
         }
         self.handle = try opened.get()
         self.cursor = cursor
-        self.ownedDescriptor = nil
         self.path = path
-        self.format = try SndFile.format(of: info, path: path, isStream: false)
-        self.metadata = SndFile.metadata(of: handle)
-    }
-
-    /// Opens a non-seekable stream (stdin, a pipe) on `descriptor`. When `ownsDescriptor`, the
-    /// decoder closes it in `deinit`; if opening fails, the caller still owns it.
-    init(streamDescriptor descriptor: Int32, path: String, ownsDescriptor: Bool) throws(SignalPathError) {
-        var info = SF_INFO()
-        let opened = SndFile.openLock.withLock { () -> Result<OpaquePointer, SignalPathError> in
-            // libsndfile is never asked to close the descriptor: on a failed open it would close it
-            // too, and the caller's cleanup would then close a number that may be reused.
-            if let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, 0) {
-                return .success(handle)
-            }
-            return .failure(SndFile.openError(path: path))
-        }
-        self.handle = try opened.get()
-        self.cursor = nil
-        self.ownedDescriptor = ownsDescriptor ? descriptor : nil
-        self.path = path
-        self.format = try SndFile.format(of: info, path: path, isStream: true)
+        self.format = try SndFile.format(of: info, path: path)
         self.metadata = SndFile.metadata(of: handle)
     }
 
     deinit {
         sf_close(handle)
-        if let ownedDescriptor { close(ownedDescriptor) }
     }
 
     /// Moves to `frame`; returns false when libsndfile cannot seek there.
@@ -77,7 +53,7 @@ final class SndFile {
             Int(sf_readf_float(handle, samples.baseAddress, sf_count_t(frames)))
         }
         if count < frames {
-            if let error = cursor?.error { throw error }
+            if let error = cursor.error { throw error }
             let code = sf_error(handle)
             if code != 0 {
                 throw SignalPathError.malformed(path: path, reason: String(cString: sf_error_number(code)))
@@ -116,19 +92,18 @@ final class SndFile {
 
     // MARK: - Translating libsndfile's format codes
 
-    private static func format(of info: SF_INFO, path: String, isStream: Bool) throws(SignalPathError) -> AudioFormat {
+    private static func format(of info: SF_INFO, path: String) throws(SignalPathError) -> AudioFormat {
         guard info.channels > 0 else { throw .malformed(path: path, reason: "no audio channels") }
         guard info.samplerate > 0 else { throw .malformed(path: path, reason: "sample rate is \(info.samplerate) Hz") }
         let major = Int(info.format) & SF_FORMAT_TYPEMASK
         let subtype = Int(info.format) & SF_FORMAT_SUBMASK
-        // A stream whose header does not state its length reports SF_COUNT_MAX (or garbage): unknown.
         let frames: Int64? = info.frames >= 0 && info.frames < Int64.max / 2 ? info.frames : nil
         return AudioFormat(
             container: container(major: major),
             sampleFormat: sampleFormat(subtype: subtype),
             sampleRate: Int(info.samplerate),
             channels: Int(info.channels),
-            frames: isStream && frames == 0 ? nil : frames)
+            frames: frames)
     }
 
     private static func container(major: Int) -> Container {

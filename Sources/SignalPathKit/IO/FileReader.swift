@@ -33,19 +33,24 @@ public final class FileReader: @unchecked Sendable {
 
     /// Opens `path` for reading. Errors name `displayPath` (default: `path`), e.g. `-` for stdin.
     /// - Throws: `SignalPathError.notFound`, `.permissionDenied`, `.isDirectory`, `.notRegularFile`.
-    public init(path openPath: String, displayPath: String? = nil) throws(SignalPathError) {
+    public convenience init(path openPath: String, displayPath: String? = nil) throws(SignalPathError) {
         let path = displayPath ?? openPath
-        self.path = path
         guard let resolved = realpath(openPath, nil) else {
             throw SignalPathError.fromErrno(errno, path: path)
         }
-        resolvedPath = String(cString: resolved)
+        let resolvedPath = String(cString: resolved)
         free(resolved)
-
         // O_NONBLOCK so that a FIFO swapped in for the file cannot block the open; it has no effect
         // on regular files.
         let fd = open(resolvedPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw SignalPathError.fromErrno(errno, path: path) }
+        try self.init(descriptor: fd, path: path, resolvedPath: resolvedPath)
+    }
+
+    /// Reads the regular file open on `descriptor`, which the reader takes over and closes.
+    public init(descriptor fd: Int32, path: String, resolvedPath: String) throws(SignalPathError) {
+        self.path = path
+        self.resolvedPath = resolvedPath
         var status = stat()
         guard fstat(fd, &status) == 0 else {
             let code = errno
@@ -57,6 +62,9 @@ public final class FileReader: @unchecked Sendable {
             if kind == "directory" { throw SignalPathError.isDirectory(path: path) }
             throw SignalPathError.notRegularFile(path: path, kind: kind)
         }
+        // A random-access channel takes its offsets relative to the descriptor's position when it is
+        // made: start from 0 so offsets are absolute.
+        lseek(fd, 0, SEEK_SET)
         descriptor = fd
         channel = DispatchIO(type: .random, fileDescriptor: fd, queue: handlerQueue) { _ in close(fd) }
         // One handler call per read, with all of its bytes.

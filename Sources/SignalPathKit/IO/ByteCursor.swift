@@ -1,0 +1,27 @@
+/// A read position over bytes from a file or a stream, as decoders consume them.
+public protocol ByteCursor: AnyObject {
+    /// The offset of the next read.
+    var position: Int64 { get }
+    /// The first error a read met; reads after it return nothing.
+    var error: SignalPathError? { get }
+    /// Moves the position (a stream can move forwards, or back only within what it still holds).
+    func seek(to offset: Int64)
+    /// Copies bytes from the position into `buffer` and advances; returns the count, short only at
+    /// the end of the data or after an error.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int
+}
+
+extension ByteCursor {
+    /// The bytes of `range`, short at the end of the data.
+    func bytes(in range: Range<Int64>) throws(SignalPathError) -> [UInt8] {
+        seek(to: range.lowerBound)
+        if let error { throw error }
+        var bytes = [UInt8](repeating: 0, count: range.count)
+        let count = bytes.withUnsafeMutableBytes { read(into: $0) }
+        if let error { throw error }
+        bytes.removeLast(bytes.count - count)
+        return bytes
+    }
+}
+
+extension FileCursor: ByteCursor {}
