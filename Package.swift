@@ -22,9 +22,10 @@ let package = Package(
             pkgConfig: "fftw3f",
             providers: [.apt(["libfftw3-dev"])]
         ),
+        .systemLibrary(name: "CSystem"),
         .target(
             name: "SignalPathKit",
-            dependencies: ["CSndFile", "CFFTW"]
+            dependencies: ["CSndFile", "CFFTW", "CSystem"]
         ),
         .executableTarget(
             name: "signalpath",

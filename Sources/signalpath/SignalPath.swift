@@ -17,4 +17,9 @@ struct SignalPath: ParsableCommand {
         version: signalPathVersion,
         subcommands: [Info.self]
     )
+
+    static func main() {
+        MemoryTuning.reuseLargeBuffers()
+        main(nil)
+    }
 }

@@ -44,7 +44,7 @@ final class PCMDecoder: FrameDecoder {
     }
 
     private func convert(samples count: Int, into buffer: inout [Float]) {
-        let bigEndian = layout.bigEndian
+        let swap = layout.bigEndian == (1.littleEndian == 1)  // bytes differ from the host's order
         scratch.withUnsafeBytes { raw in
             buffer.withUnsafeMutableBufferPointer { out in
                 switch layout.encoding {
@@ -53,14 +53,11 @@ final class PCMDecoder: FrameDecoder {
                 case .signed8:
                     for index in 0..<count { out[index] = Float(Int8(bitPattern: raw[index])) * 0x1p-7 }
                 case .signed16:
-                    for index in 0..<count {
-                        let bits = raw.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self)
-                        out[index] = Float(Int16(bitPattern: bigEndian ? UInt16(bigEndian: bits) : UInt16(littleEndian: bits))) * 0x1p-15
-                    }
+                    Self.convertIntegers(raw, out, count: count, as: Int16.self, swap: swap, scale: 0x1p-15)
                 case .signed24:
                     for index in 0..<count {
-                        let offset = index * 3
-                        let (high, middle, low) = bigEndian
+                        let offset = index &* 3
+                        let (high, middle, low) = layout.bigEndian
                             ? (raw[offset], raw[offset + 1], raw[offset + 2])
                             : (raw[offset + 2], raw[offset + 1], raw[offset])
                         // Placed in the top 24 bits of an Int32, as libsndfile does, then scaled by 2^-31.
@@ -68,21 +65,37 @@ final class PCMDecoder: FrameDecoder {
                         out[index] = Float(value) * 0x1p-31
                     }
                 case .signed32:
-                    for index in 0..<count {
-                        let bits = raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
-                        out[index] = Float(Int32(bitPattern: bigEndian ? UInt32(bigEndian: bits) : UInt32(littleEndian: bits))) * 0x1p-31
-                    }
+                    Self.convertIntegers(raw, out, count: count, as: Int32.self, swap: swap, scale: 0x1p-31)
                 case .float32:
                     for index in 0..<count {
-                        let bits = raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
-                        out[index] = Float(bitPattern: bigEndian ? UInt32(bigEndian: bits) : UInt32(littleEndian: bits))
+                        let bits = raw.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self)
+                        out[index] = Float(bitPattern: swap ? bits.byteSwapped : bits)
                     }
                 case .float64:
                     for index in 0..<count {
-                        let bits = raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
-                        out[index] = Float(Double(bitPattern: bigEndian ? UInt64(bigEndian: bits) : UInt64(littleEndian: bits)))
+                        let bits = raw.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self)
+                        out[index] = Float(Double(bitPattern: swap ? bits.byteSwapped : bits))
                     }
                 }
+            }
+        }
+    }
+
+    /// Integer samples to Float, with the byte-order test outside the loop and wrapping offset
+    /// arithmetic (`&*`, no overflow trap), so the common case (file order = host order) vectorises.
+    @inline(__always)
+    private static func convertIntegers<Sample: FixedWidthInteger & SignedInteger>(
+        _ raw: UnsafeRawBufferPointer, _ out: UnsafeMutableBufferPointer<Float>, count: Int,
+        as type: Sample.Type, swap: Bool, scale: Float
+    ) {
+        let width = MemoryLayout<Sample>.size
+        if swap {
+            for index in 0..<count {
+                out[index] = Float(raw.loadUnaligned(fromByteOffset: index &* width, as: Sample.self).byteSwapped) * scale
+            }
+        } else {
+            for index in 0..<count {
+                out[index] = Float(raw.loadUnaligned(fromByteOffset: index &* width, as: Sample.self)) * scale
             }
         }
     }

@@ -1,0 +1,211 @@
+// Whole-file read throughput of signalpath's I/O paths against a plain pread loop, in one run.
+//
+// Usage: ReaderThroughput FILE [RUNS]
+// The file should be warm in the page cache (run once first); every path reads all of it and
+// touches every byte (a checksum), so no path can skip work.
+import Dispatch
+import Glibc
+import SignalPathKit
+
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var sum: UInt64 = 0
+    let words = bytes.count / 8
+    for index in 0..<words { sum &+= bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) }
+    for index in words * 8..<bytes.count { sum &+= UInt64(bytes[index]) }
+    return sum
+}
+
+/// The baseline: pread into one reused 1 MiB buffer.
+func preadLoop(_ path: String) -> UInt64 {
+    let fd = open(path, O_RDONLY)
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var offset: off_t = 0
+    var sum: UInt64 = 0
+    while true {
+        let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+        if got <= 0 { break }
+        sum &+= buffer.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[0..<got])) }
+        offset += off_t(got)
+    }
+    return sum
+}
+
+/// FileReader's sequential pass: 1 MiB DispatchIO reads, two more in flight.
+func fileReaderChunks(_ path: String) throws -> UInt64 {
+    let chunks = try FileReader(path: path).chunks(chunkSize: 1 << 20, readAhead: 2)
+    var sum: UInt64 = 0
+    while let chunk = try chunks.next() { sum &+= chunk.withUnsafeBytes(checksum) }
+    return sum
+}
+
+/// The decoders' path: a FileCursor over a CachedFile (512 KiB blocks, 16 MiB cache, 4 blocks of
+/// read-ahead), consumed in 64 KiB reads.
+func cachedCursor(_ path: String) throws -> UInt64 {
+    let cursor = FileCursor(file: try CachedFile(path: path))
+    var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    var sum: UInt64 = 0
+    while case let got = buffer.withUnsafeMutableBytes({ cursor.read(into: $0) }), got > 0 {
+        sum &+= buffer.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[0..<got])) }
+    }
+    if let error = cursor.error { throw error }
+    return sum
+}
+
+/// Experiment: DispatchIO reads consumed in place (no copy), 1 MiB, 2 ahead.
+func rawDispatch(_ path: String, chunk: Int = 1 << 20, ahead: Int = 3, lowWater: Int = Int.max) -> UInt64 {
+    let fd = open(path, O_RDONLY)
+    var status = stat(); fstat(fd, &status)
+    let size = Int(status.st_size)
+    let queue = DispatchQueue(label: "x", attributes: .concurrent)
+    let channel = DispatchIO(type: .random, fileDescriptor: fd, queue: queue) { _ in close(fd) }
+    channel.setLimit(lowWater: lowWater)
+    final class Slot: @unchecked Sendable { var data = DispatchData.empty; let sem = DispatchSemaphore(value: 0) }
+    var slots: [Slot] = []
+    var next = 0
+    func request() {
+        guard next < size else { return }
+        let slot = Slot()
+        slots.append(slot)
+        channel.read(offset: off_t(next), length: chunk, queue: queue) { done, data, _ in
+            if let data { slot.data.append(data) }
+            if done { slot.sem.signal() }
+        }
+        next += chunk
+    }
+    for _ in 0...ahead { request() }
+    var sum: UInt64 = 0
+    var index = 0
+    while index < slots.count {
+        slots[index].sem.wait()
+        slots[index].data.enumerateBytes { block, _, _ in sum &+= checksum(UnsafeRawBufferPointer(block)) }
+        slots[index].data = .empty
+        index += 1
+        request()
+    }
+    channel.close()
+    return sum
+}
+
+if getenv("NO_TUNING") == nil { MemoryTuning.reuseLargeBuffers() }
+/// The consumer of a decode pass: sums the samples with eight partial sums (cheap and
+/// vectorisable, so the pass measures delivery of samples, not a serial chain of additions).
+func consume(_ buffer: [Float], count: Int) -> Double {
+    var partial = SIMD8<Float>()
+    var index = 0
+    buffer.withUnsafeBufferPointer { samples in
+        while index + 8 <= count {
+            partial += SIMD8<Float>(samples[index..<index + 8])
+            index += 8
+        }
+    }
+    var total = Double(partial.sum())
+    while index < count { total += Double(buffer[index]); index += 1 }
+    return total
+}
+
+/// A decode pass as analysis does it: 16-bit PCM to Float blocks of 65 536 frames. Baseline: a
+/// pread loop converting into the block on the same thread.
+func preadDecode(_ path: String, dataOffset: Int, channels: Int) -> Double {
+    let fd = open(path, O_RDONLY)
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: 65536 * channels * 2)
+    var samples = [Float](repeating: 0, count: 65536 * channels)
+    var offset = off_t(dataOffset)
+    var total = 0.0
+    while true {
+        let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+        if got <= 0 { break }
+        bytes.withUnsafeBytes { raw in
+            samples.withUnsafeMutableBufferPointer { out in
+                for index in 0..<got / 2 { out[index] = Float(raw.loadUnaligned(fromByteOffset: index * 2, as: Int16.self)) * 0x1p-15 }
+            }
+        }
+        total += consume(samples, count: got / 2)
+        offset += off_t(got)
+    }
+    return total
+}
+
+/// The same pass through AudioFile's direct PCM decoder (CachedFile, read-ahead on a second thread).
+func audioFileDecode(_ path: String) throws -> Double {
+    let reader = try AudioFile.open(path).makeReader()
+    let channels = reader.format.channels
+    var buffer = [Float](repeating: 0, count: 65536 * channels)
+    var total = 0.0
+    while case let count = try reader.read(into: &buffer, frames: 65536), count > 0 {
+        total += consume(buffer, count: count * channels)
+    }
+    return total
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    print("usage: ReaderThroughput FILE [RUNS]")
+    exit(64)
+}
+let path = arguments[1]
+let runs = arguments.count > 2 ? Int(arguments[2]) ?? 7 : 7
+var status = stat()
+stat(path, &status)
+let size = Double(status.st_size)
+
+let reference = preadLoop(path)  // also warms the page cache
+var results: [(String, [Double])] = []
+for (name, body) in [("pread loop (1 MiB)", { preadLoop(path) }),
+                     ("FileReader.chunks (1 MiB, 2 ahead)", { try! fileReaderChunks(path) }),
+                     ("CachedFile + FileCursor (64 KiB reads)", { try! cachedCursor(path) }),
+                     ("raw DispatchIO 1M ahead3", { rawDispatch(path) }),
+                     ("raw DispatchIO 4M ahead2", { rawDispatch(path, chunk: 4 << 20, ahead: 2) }),
+                     ("raw DispatchIO 256K ahead8", { rawDispatch(path, chunk: 256 << 10, ahead: 8) }),
+                     ("raw DispatchIO 1M lowwater 256K", { rawDispatch(path, lowWater: 256 << 10) })] as [(String, () -> UInt64)] {
+    if let only = getenv("ONLY"), !name.hasPrefix(String(cString: only)) { continue }
+    var times: [Double] = []
+    for _ in 0..<runs {
+        let start = now()
+        let sum = body()
+        times.append(now() - start)
+        precondition(sum == reference, "\(name) read different bytes")
+    }
+    results.append((name, times.sorted()))
+}
+if arguments.count > 3 {
+    // A WAV (16-bit PCM) for the decode pass.
+    let wav = arguments[3]
+    let file = try AudioFile.open(wav)
+    let dataOffset = 44
+    let expected = preadDecode(wav, dataOffset: dataOffset, channels: file.format.channels)
+    for (name, body) in [("decode pass: pread + convert", { preadDecode(wav, dataOffset: dataOffset, channels: file.format.channels) }),
+                         ("decode pass: AudioFile direct PCM", { try! audioFileDecode(wav) })] as [(String, () -> Double)] {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = now()
+            let sum = body()
+            times.append(now() - start)
+            precondition(abs(sum - expected) <= abs(expected) * 1e-6 + 1, "\(name) decoded different samples")
+        }
+        results.append((name, times.sorted()))
+    }
+    _ = file
+}
+let baseline = results.first!.1[runs / 2]
+print("file: \(path), \(Int(size) >> 20) MiB, \(runs) runs each, warm page cache")
+print("path                                      median    GB/s   ratio to pread")
+for (index, (name, times)) in results.enumerated() {
+    let median = times[runs / 2]
+    let baseline = name.hasPrefix("decode pass") ? results.first { $0.0.hasPrefix("decode pass") }!.1[runs / 2] : baseline
+    _ = index
+    let padded = name + String(repeating: " ", count: max(0, 40 - name.count))
+    print("\(padded)  \(String(format3(median * 1000))) ms  \(format3(size / median / 1e9))   \(format3(median / baseline))×")
+}
+
+func format3(_ value: Double) -> String {
+    let scaled = (value * 100).rounded() / 100
+    return String(scaled)
+}
