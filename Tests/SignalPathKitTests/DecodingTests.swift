@@ -90,6 +90,21 @@ struct DecodingTests {
         #expect(difference == nil)
     }
 
+    @Test("frames that straddle cache blocks decode exactly", arguments: pcmCases.map { "\($0.0)/\($0.1)" })
+    func straddlingFrames(name: String) throws {
+        let (container, encoding) = pcmCases.first { "\($0.0)/\($0.1)" == name }!
+        let builder = PCMFileBuilder(container: container, encoding: encoding, channels: 3, sampleRate: 8000)
+        let signal = testSignal(channels: 3, frames: 5000, sampleRate: 8000)
+        let path = scratch.write("straddle-\(container)-\(encoding).bin", builder.file(samples: signal))
+        // 1000-byte blocks: no frame size here divides it, so frames keep crossing block edges.
+        let file = try AudioFile(file: CachedFile(path: path, cacheBytes: 8000, blockSize: 1000), decoding: .directPCM)
+        let reader = try file.makeReader()
+        var decoded: [Float] = []
+        var buffer = [Float](repeating: 0, count: 777 * 3)
+        while case let count = try reader.read(into: &buffer, frames: 777), count > 0 { decoded += buffer[0..<count * 3] }
+        #expect(firstBitDifference(decoded, signal.map(builder.expectedSample(for:))) == nil)
+    }
+
     @Test("random frame ranges read the same as the whole file, with both decoders")
     func randomRanges() throws {
         let builder = PCMFileBuilder(container: .wav, encoding: .signed24, channels: 2, sampleRate: 48_000)

@@ -32,10 +32,10 @@ private struct CacheModel {
     }
 
     mutating func lookup(_ range: Range<Int64>) -> FileMemoryCache.Lookup {
-        if range.isEmpty { return .hit([]) }
+        if range.isEmpty { return .hit(.empty) }
         latestAccess = range
         let missing = uncoveredRuns(in: range)
-        if missing.isEmpty { return .hit(file[Int(range.lowerBound)..<Int(range.upperBound)]) }
+        if missing.isEmpty { return .hit(FileBytes(Array(file[Int(range.lowerBound)..<Int(range.upperBound)]))) }
         return .miss(missing: missing)
     }
 
@@ -59,7 +59,7 @@ private struct CacheModel {
 }
 
 private func lookupBytes(_ lookup: FileMemoryCache.Lookup) -> [UInt8]? {
-    if case .hit(let bytes) = lookup { return Array(bytes) }
+    if case .hit(let bytes) = lookup { return bytes.array }
     return nil
 }
 
@@ -84,7 +84,7 @@ struct FileMemoryCacheTests {
             let operation = Int.random(in: 0..<100, using: &random)
             if operation < 45 {
                 let range = randomRange()
-                cache.store(Array(file[Int(range.lowerBound)..<Int(range.upperBound)]), at: range.lowerBound)
+                cache.store(FileBytes(Array(file[Int(range.lowerBound)..<Int(range.upperBound)])), at: range.lowerBound)
                 model.store(range)
             } else if operation < 98 {
                 let range = randomRange()
@@ -105,7 +105,7 @@ struct FileMemoryCacheTests {
     @Test("a range inside one chunk is a hit, served from that chunk")
     func hitInsideOneChunk() {
         let cache = FileMemoryCache(byteLimit: 1000)
-        cache.store(Array(0..<100), at: 1000)
+        cache.store(FileBytes(Array(0..<100)), at: 1000)
         #expect(lookupBytes(cache.data(for: 1010..<1020)) == Array(10..<20))
         #expect(lookupBytes(cache.data(for: 1000..<1100)) == Array(0..<100))
         #expect(cache.statistics.hits == 2 && cache.statistics.misses == 0)
@@ -114,9 +114,9 @@ struct FileMemoryCacheTests {
     @Test("adjacent chunks merge into one contiguous answer; a gap is reported exactly")
     func mergeAndMissing() {
         let cache = FileMemoryCache(byteLimit: 1000)
-        cache.store(Array(0..<50), at: 0)
-        cache.store(Array(50..<100), at: 50)
-        cache.store(Array(150..<200), at: 150)
+        cache.store(FileBytes(Array(0..<50)), at: 0)
+        cache.store(FileBytes(Array(50..<100)), at: 50)
+        cache.store(FileBytes(Array(150..<200)), at: 150)
         #expect(lookupBytes(cache.data(for: 40..<60)) == Array(40..<60))
         #expect(cache.data(for: 90..<160) == .miss(missing: [100..<150]))
         #expect(cache.data(for: 190..<260) == .miss(missing: [200..<260]))
@@ -126,8 +126,8 @@ struct FileMemoryCacheTests {
     @Test("storing skips bytes already cached")
     func storeSkipsCovered() {
         let cache = FileMemoryCache(byteLimit: 1000)
-        cache.store([UInt8](repeating: 1, count: 10), at: 10)
-        cache.store([UInt8](repeating: 2, count: 30), at: 0)
+        cache.store(FileBytes([UInt8](repeating: 1, count: 10)), at: 10)
+        cache.store(FileBytes([UInt8](repeating: 2, count: 30)), at: 0)
         #expect(cache.byteCount == 30)
         #expect(cache.cachedRanges == [0..<10, 10..<20, 20..<30])
         // The first store's bytes stay: a file's content at an offset does not change.
@@ -138,15 +138,15 @@ struct FileMemoryCacheTests {
     func evictionKeepsCountExact() {
         let cache = FileMemoryCache(byteLimit: 300)
         for index in 0..<5 {
-            cache.store([UInt8](repeating: UInt8(index), count: 100), at: Int64(index) * 1000)
+            cache.store(FileBytes([UInt8](repeating: UInt8(index), count: 100)), at: Int64(index) * 1000)
         }
         #expect(cache.byteCount == 300)
         #expect(cache.cachedRanges == [2000..<2100, 3000..<3100, 4000..<4100])
         _ = cache.data(for: 2000..<2001)  // the latest access moves to the start
-        cache.store([UInt8](repeating: 9, count: 100), at: 1000)
+        cache.store(FileBytes([UInt8](repeating: 9, count: 100)), at: 1000)
         #expect(cache.cachedRanges == [1000..<1100, 2000..<2100, 3000..<3100])
         #expect(cache.statistics.evictions == 3 && cache.statistics.evictedBytes == 300)
-        cache.store([UInt8](repeating: 0, count: 301), at: 0)  // larger than the whole budget: not kept
+        cache.store(FileBytes([UInt8](repeating: 0, count: 301)), at: 0)  // larger than the whole budget: not kept
         #expect(cache.byteCount == 300)
     }
 
@@ -155,7 +155,7 @@ struct FileMemoryCacheTests {
         let cache = FileMemoryCache(byteLimit: 1 << 20)
         let base: Int64 = 5_000_000_000
         for index in 0..<1000 {
-            cache.store([UInt8(index % 251)], at: base + Int64(index) * 7)
+            cache.store(FileBytes([UInt8(index % 251)]), at: base + Int64(index) * 7)
         }
         for index in 0..<1000 {
             #expect(lookupBytes(cache.data(for: base + Int64(index) * 7..<base + Int64(index) * 7 + 1)) == [UInt8(index % 251)])
@@ -177,9 +177,9 @@ struct FileMemoryCacheTests {
                 let length = Int.random(in: 1...8192, using: &random)
                 let start = Int.random(in: 0...fileSize - length, using: &random)
                 if Bool.random(using: &random) {
-                    cache.store(Array(file[start..<start + length]), at: Int64(start))
+                    cache.store(FileBytes(Array(file[start..<start + length])), at: Int64(start))
                 } else if case .hit(let bytes) = cache.data(for: Int64(start)..<Int64(start + length)),
-                          !bytes.elementsEqual(file[start..<start + length]) {
+                          bytes.array != Array(file[start..<start + length]) {
                     mismatches.increment()
                 }
             }

@@ -26,7 +26,7 @@ struct FileReaderTests {
         #expect(reader.size == Int64(size))
         for range in [0..<100, 1000..<1_001_000, size - 10..<size, size - 10..<size + 100, size..<size + 5,
                       size + 1000..<size + 2000, 500..<500, 0..<size] {
-            #expect(firstDifference(try reader.readBlocking(Int64(range.lowerBound)..<Int64(range.upperBound)), expected(range)) == nil, "\(range)")
+            #expect(firstDifference(try reader.readBlocking(Int64(range.lowerBound)..<Int64(range.upperBound)).array, expected(range)) == nil, "\(range)")
         }
     }
 
@@ -40,7 +40,7 @@ struct FileReaderTests {
         }
         try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
             for (index, range) in ranges.enumerated() {
-                group.addTask { (index, try await reader.read(Int64(range.lowerBound)..<Int64(range.upperBound))) }
+                group.addTask { (index, try await reader.read(Int64(range.lowerBound)..<Int64(range.upperBound)).array) }
             }
             for try await (index, bytes) in group {
                 #expect(firstDifference(bytes, expected(ranges[index])) == nil)
@@ -58,7 +58,7 @@ struct FileReaderTests {
             for _ in 0..<20 {
                 let start = Int.random(in: 0..<content.count, using: &random)
                 let range = start..<start + Int.random(in: 1...100_000, using: &random)
-                if (try? reader.readBlocking(Int64(range.lowerBound)..<Int64(range.upperBound))) != expected(range) {
+                if (try? reader.readBlocking(Int64(range.lowerBound)..<Int64(range.upperBound)))?.array != expected(range) {
                     failures.increment()
                 }
             }
@@ -73,12 +73,12 @@ struct FileReaderTests {
         var joined: [UInt8] = []
         while let chunk = try chunks.next() {
             #expect(chunk.count <= chunkSize)
-            joined += chunk
+            joined += chunk.array
         }
         #expect(firstDifference(joined, content) == nil)
         let part = reader.chunks(in: 1000..<500_000, chunkSize: chunkSize, readAhead: 2)
         var partJoined: [UInt8] = []
-        while let chunk = try part.next() { partJoined += chunk }
+        while let chunk = try part.next() { partJoined += chunk.array }
         #expect(firstDifference(partJoined, expected(1000..<500_000)) == nil)
     }
 
@@ -89,7 +89,7 @@ struct FileReaderTests {
         defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         let reader = try FileReader(path: "data.bin")
         #expect(reader.resolvedPath.hasPrefix("/"))
-        #expect(try reader.readBlocking(0..<64) == expected(0..<64))
+        #expect(try reader.readBlocking(0..<64).array == expected(0..<64))
     }
 
     @Test("a missing file, a directory and a FIFO give typed errors that name the path")

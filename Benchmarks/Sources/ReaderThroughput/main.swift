@@ -156,53 +156,70 @@ var status = stat()
 stat(path, &status)
 let size = Double(status.st_size)
 
-let reference = preadLoop(path)  // also warms the page cache
-var results: [(String, [Double])] = []
-for (name, body) in [("pread loop (1 MiB)", { preadLoop(path) }),
-                     ("FileReader.chunks (1 MiB, 2 ahead)", { try! fileReaderChunks(path) }),
-                     ("CachedFile + FileCursor (64 KiB reads)", { try! cachedCursor(path) }),
-                     ("raw DispatchIO 1M ahead3", { rawDispatch(path) }),
-                     ("raw DispatchIO 4M ahead2", { rawDispatch(path, chunk: 4 << 20, ahead: 2) }),
-                     ("raw DispatchIO 256K ahead8", { rawDispatch(path, chunk: 256 << 10, ahead: 8) }),
-                     ("raw DispatchIO 1M lowwater 256K", { rawDispatch(path, lowWater: 256 << 10) })] as [(String, () -> UInt64)] {
-    if let only = getenv("ONLY"), !name.hasPrefix(String(cString: only)) { continue }
-    var times: [Double] = []
-    for _ in 0..<runs {
-        let start = now()
-        let sum = body()
-        times.append(now() - start)
-        precondition(sum == reference, "\(name) read different bytes")
+/// Stops the run when a path delivered different data (`precondition` would vanish under -Ounchecked).
+func check(_ condition: Bool) {
+    if !condition {
+        print("a path read different data")
+        exit(1)
     }
-    results.append((name, times.sorted()))
 }
+
+let reference = preadLoop(path)  // also warms the page cache
+var passes: [(name: String, group: String, run: () -> Void)] = [
+    ("pread loop (1 MiB)", "bytes", { check(preadLoop(path) == reference) }),
+    ("FileReader.chunks (1 MiB, 2 ahead)", "bytes", { check(try! fileReaderChunks(path) == reference) }),
+    ("CachedFile + FileCursor (64 KiB reads)", "bytes", { check(try! cachedCursor(path) == reference) }),
+    ("raw DispatchIO 1M ahead3", "bytes", { check(rawDispatch(path) == reference) }),
+    ("raw DispatchIO 1M lowwater 256K", "bytes", { check(rawDispatch(path, lowWater: 256 << 10) == reference) }),
+]
 if arguments.count > 3 {
     // A WAV (16-bit PCM) for the decode pass.
     let wav = arguments[3]
-    let file = try AudioFile.open(wav)
-    let dataOffset = 44
-    let expected = preadDecode(wav, dataOffset: dataOffset, channels: file.format.channels)
-    for (name, body) in [("decode pass: pread + convert", { preadDecode(wav, dataOffset: dataOffset, channels: file.format.channels) }),
-                         ("decode pass: AudioFile direct PCM", { try! audioFileDecode(wav) })] as [(String, () -> Double)] {
-        var times: [Double] = []
-        for _ in 0..<runs {
-            let start = now()
-            let sum = body()
-            times.append(now() - start)
-            precondition(abs(sum - expected) <= abs(expected) * 1e-6 + 1, "\(name) decoded different samples")
-        }
-        results.append((name, times.sorted()))
-    }
-    _ = file
+    let channels = try AudioFile.open(wav).format.channels
+    let expected = preadDecode(wav, dataOffset: 44, channels: channels)
+    passes.append(("decode pass: pread + convert", "decode", {
+        check(preadDecode(wav, dataOffset: 44, channels: channels) == expected)
+    }))
+    passes.append(("decode pass: AudioFile direct PCM", "decode", {
+        check(abs(try! audioFileDecode(wav) - expected) <= abs(expected) * 1e-9 + 1e-6)
+    }))
 }
-let baseline = results.first!.1[runs / 2]
-print("file: \(path), \(Int(size) >> 20) MiB, \(runs) runs each, warm page cache")
-print("path                                      median    GB/s   ratio to pread")
-for (index, (name, times)) in results.enumerated() {
-    let median = times[runs / 2]
-    let baseline = name.hasPrefix("decode pass") ? results.first { $0.0.hasPrefix("decode pass") }!.1[runs / 2] : baseline
-    _ = index
-    let padded = name + String(repeating: " ", count: max(0, 40 - name.count))
-    print("\(padded)  \(String(format3(median * 1000))) ms  \(format3(size / median / 1e9))   \(format3(median / baseline))×")
+if let only = getenv("ONLY") {
+    passes = passes.filter { $0.name.hasPrefix(String(cString: only)) || $0.name.hasPrefix("pread") || $0.name.hasSuffix("pread + convert") }
+}
+/// COLD=1: every pass reads from the disk (needs root to empty the page cache).
+let cold = getenv("COLD") != nil
+func dropPageCache() {
+    sync()
+    let fd = open("/proc/sys/vm/drop_caches", O_WRONLY)
+    guard fd >= 0 else {
+        print("COLD needs root: cannot write /proc/sys/vm/drop_caches")
+        exit(1)
+    }
+    _ = write(fd, "3\n", 2)
+    close(fd)
+}
+// Round robin, so that a noisy moment of the machine hits every path alike.
+var times = [[Double]](repeating: [], count: passes.count)
+for _ in 0..<runs {
+    for (index, pass) in passes.enumerated() {
+        if cold { dropPageCache() }
+        let start = now()
+        pass.run()
+        times[index].append(now() - start)
+    }
+}
+var baselineMedians: [String: Double] = [:]
+for (index, pass) in passes.enumerated() where baselineMedians[pass.group] == nil {
+    baselineMedians[pass.group] = times[index].sorted()[runs / 2]
+}
+print("file: \(path), \(Int(size) >> 20) MiB, \(runs) runs each (round robin), \(cold ? "cold (page cache emptied before each pass)" : "warm page cache")")
+print("path                                      median     min–max            ratio to baseline")
+for (index, pass) in passes.enumerated() {
+    let sorted = times[index].sorted()
+    let median = sorted[runs / 2]
+    let padded = pass.name + String(repeating: " ", count: max(0, 40 - pass.name.count))
+    print("\(padded)  \(format3(median * 1000)) ms  \(format3(sorted.first! * 1000))–\(format3(sorted.last! * 1000)) ms   \(format3(median / baselineMedians[pass.group]!))×")
 }
 
 func format3(_ value: Double) -> String {

@@ -8,14 +8,15 @@ final class PCMDecoder: FrameDecoder {
     private let cursor: ByteCursor
     private let path: String
     private var frame: Int64 = 0
-    /// Raw bytes of the frames being converted; grows to the largest request, then is reused.
-    private var scratch: [UInt8] = []
+    /// One frame's bytes, for the frame that straddles two cache blocks.
+    private var frameBytes: [UInt8]
 
     /// Decodes the samples `layout` describes, reading them through `cursor` (a file's or a stream's).
     init(layout: PCMLayout, cursor: ByteCursor, path: String) {
         self.layout = layout
         self.cursor = cursor
         self.path = path
+        frameBytes = [UInt8](repeating: 0, count: layout.bytesPerFrame)
     }
 
     func seek(toFrame frame: Int64) throws(SignalPathError) {
@@ -29,54 +30,67 @@ final class PCMDecoder: FrameDecoder {
         let remaining = layout.frames.map { $0 - frame } ?? Int64.max  // a stream of unknown length: until it ends
         let wanted = Int(max(0, min(Int64(frames), remaining)))
         guard wanted > 0 else { return 0 }
-        precondition(buffer.count >= wanted * layout.channels)
-        let byteCount = wanted * layout.bytesPerFrame
-        if scratch.count < byteCount { scratch = [UInt8](repeating: 0, count: byteCount) }
-        cursor.seek(to: layout.dataOffset + frame * Int64(layout.bytesPerFrame))
-        let got = scratch.withUnsafeMutableBytes { cursor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<byteCount])) }
-        if got < byteCount, let error = cursor.error { throw error }
+        let channels = layout.channels, bytesPerFrame = layout.bytesPerFrame
+        precondition(buffer.count >= wanted * channels)
+        cursor.seek(to: layout.dataOffset + frame * Int64(bytesPerFrame))
+        var done = 0
+        buffer.withUnsafeMutableBufferPointer { out in
+            while done < wanted {
+                // Convert straight from the bytes in memory (a cache block, the stream's buffer)...
+                let used = cursor.peek(upTo: (wanted - done) * bytesPerFrame) { bytes in
+                    let whole = bytes.count / bytesPerFrame
+                    guard whole > 0 else { return 0 }
+                    convert(bytes, samples: whole * channels, into: UnsafeMutableBufferPointer(rebasing: out[(done * channels)...]))
+                    return whole * bytesPerFrame
+                }
+                if used > 0 {
+                    done += used / bytesPerFrame
+                    continue
+                }
+                // ...and copy only a frame that straddles two blocks, or stop at the end.
+                let got = frameBytes.withUnsafeMutableBytes { cursor.read(into: $0) }
+                guard got == bytesPerFrame else { break }
+                frameBytes.withUnsafeBytes { convert($0, samples: channels, into: UnsafeMutableBufferPointer(rebasing: out[(done * channels)...])) }
+                done += 1
+            }
+        }
         // Short without an error: the end of a stream, or a file that shrank since it was opened.
-        // Deliver the whole frames there are.
-        let decoded = got / layout.bytesPerFrame
-        convert(samples: decoded * layout.channels, into: &buffer)
-        frame += Int64(decoded)
-        return decoded
+        if done < wanted, let error = cursor.error { throw error }
+        frame += Int64(done)
+        return done
     }
 
-    private func convert(samples count: Int, into buffer: inout [Float]) {
+    /// Converts `count` samples from `raw` into the start of `out`.
+    private func convert(_ raw: UnsafeRawBufferPointer, samples count: Int, into out: UnsafeMutableBufferPointer<Float>) {
         let swap = layout.bigEndian == (1.littleEndian == 1)  // bytes differ from the host's order
-        scratch.withUnsafeBytes { raw in
-            buffer.withUnsafeMutableBufferPointer { out in
-                switch layout.encoding {
-                case .unsigned8:
-                    for index in 0..<count { out[index] = Float(Int32(raw[index]) - 128) * 0x1p-7 }
-                case .signed8:
-                    for index in 0..<count { out[index] = Float(Int8(bitPattern: raw[index])) * 0x1p-7 }
-                case .signed16:
-                    Self.convertIntegers(raw, out, count: count, as: Int16.self, swap: swap, scale: 0x1p-15)
-                case .signed24:
-                    for index in 0..<count {
-                        let offset = index &* 3
-                        let (high, middle, low) = layout.bigEndian
-                            ? (raw[offset], raw[offset + 1], raw[offset + 2])
-                            : (raw[offset + 2], raw[offset + 1], raw[offset])
-                        // Placed in the top 24 bits of an Int32, as libsndfile does, then scaled by 2^-31.
-                        let value = Int32(bitPattern: UInt32(high) << 24 | UInt32(middle) << 16 | UInt32(low) << 8)
-                        out[index] = Float(value) * 0x1p-31
-                    }
-                case .signed32:
-                    Self.convertIntegers(raw, out, count: count, as: Int32.self, swap: swap, scale: 0x1p-31)
-                case .float32:
-                    for index in 0..<count {
-                        let bits = raw.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self)
-                        out[index] = Float(bitPattern: swap ? bits.byteSwapped : bits)
-                    }
-                case .float64:
-                    for index in 0..<count {
-                        let bits = raw.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self)
-                        out[index] = Float(Double(bitPattern: swap ? bits.byteSwapped : bits))
-                    }
-                }
+        switch layout.encoding {
+        case .unsigned8:
+            for index in 0..<count { out[index] = Float(Int32(raw[index]) - 128) * 0x1p-7 }
+        case .signed8:
+            for index in 0..<count { out[index] = Float(Int8(bitPattern: raw[index])) * 0x1p-7 }
+        case .signed16:
+            Self.convertIntegers(raw, out, count: count, as: Int16.self, swap: swap, scale: 0x1p-15)
+        case .signed24:
+            for index in 0..<count {
+                let offset = index &* 3
+                let (high, middle, low) = layout.bigEndian
+                    ? (raw[offset], raw[offset + 1], raw[offset + 2])
+                    : (raw[offset + 2], raw[offset + 1], raw[offset])
+                // Placed in the top 24 bits of an Int32, as libsndfile does, then scaled by 2^-31.
+                let value = Int32(bitPattern: UInt32(high) << 24 | UInt32(middle) << 16 | UInt32(low) << 8)
+                out[index] = Float(value) * 0x1p-31
+            }
+        case .signed32:
+            Self.convertIntegers(raw, out, count: count, as: Int32.self, swap: swap, scale: 0x1p-31)
+        case .float32:
+            for index in 0..<count {
+                let bits = raw.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self)
+                out[index] = Float(bitPattern: swap ? bits.byteSwapped : bits)
+            }
+        case .float64:
+            for index in 0..<count {
+                let bits = raw.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self)
+                out[index] = Float(Double(bitPattern: swap ? bits.byteSwapped : bits))
             }
         }
     }

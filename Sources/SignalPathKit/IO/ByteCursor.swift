@@ -9,6 +9,10 @@ public protocol ByteCursor: AnyObject {
     /// Copies bytes from the position into `buffer` and advances; returns the count, short only at
     /// the end of the data or after an error.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int
+    /// Shows `body` up to `count` bytes from the position where they already lie in memory in one
+    /// piece (no copy; possibly fewer than asked, empty at the end or after an error), and advances
+    /// by the number of bytes `body` returns having used.
+    func peek(upTo count: Int, _ body: (UnsafeRawBufferPointer) -> Int) -> Int
 }
 
 extension ByteCursor {

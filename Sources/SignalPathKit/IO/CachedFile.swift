@@ -45,7 +45,7 @@ public final class CachedFile: Sendable {
     func blockIndex(containing offset: Int64) -> Int64 { offset / Int64(blockSize) }
 
     private enum BlockSource {
-        case cached(ArraySlice<UInt8>)
+        case cached(FileBytes)
         case pending(PendingRead)
     }
 
@@ -55,7 +55,7 @@ public final class CachedFile: Sendable {
         // Clamped to the current size, so that the short last block can be a cache hit, and a
         // file that has grown since shows its new bytes.
         let range = blockRange(index).clamped(to: 0..<max(0, size))
-        if range.isEmpty { return .cached([]) }
+        if range.isEmpty { return .cached(.empty) }
         let (source, started) = inFlight.withLock { reads -> (BlockSource, Bool) in
             if let pending = reads[index] { return (.pending(pending), false) }
             if case .hit(let bytes) = cache.data(for: range) { return (.cached(bytes), false) }
@@ -76,10 +76,10 @@ public final class CachedFile: Sendable {
     }
 
     /// The bytes of block `index`: `blockSize` bytes, fewer for the last block, none past the end.
-    public func block(_ index: Int64) throws(SignalPathError) -> ArraySlice<UInt8> {
+    public func block(_ index: Int64) throws(SignalPathError) -> FileBytes {
         switch locate(index) {
         case .cached(let bytes): return bytes
-        case .pending(let pending): return try pending.wait().get()[...]
+        case .pending(let pending): return try pending.wait().get()
         }
     }
 

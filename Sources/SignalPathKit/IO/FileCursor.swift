@@ -13,7 +13,7 @@ public final class FileCursor {
     public private(set) var error: SignalPathError?
 
     private var currentIndex: Int64 = -1
-    private var currentBytes: ArraySlice<UInt8> = []
+    private var currentBytes = FileBytes.empty
 
     public init(file: CachedFile, readAheadBlocks: Int = 4) {
         self.file = file
@@ -44,6 +44,19 @@ public final class FileCursor {
             position += Int64(count)
         }
         return copied
+    }
+
+    public func peek(upTo count: Int, _ body: (UnsafeRawBufferPointer) -> Int) -> Int {
+        let index = file.blockIndex(containing: position)
+        let start = Int(position - file.blockRange(index).lowerBound)
+        guard error == nil, index == currentIndex || moveTo(block: index), start < currentBytes.count else {
+            return body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        let used = currentBytes.withUnsafeBytes { block in
+            body(UnsafeRawBufferPointer(rebasing: block[start..<min(block.count, start + count)]))
+        }
+        position += Int64(used)
+        return used
     }
 
     private func moveTo(block index: Int64) -> Bool {

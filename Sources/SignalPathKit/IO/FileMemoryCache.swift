@@ -11,12 +11,14 @@ import Synchronization
 /// (see `FileMemoryCache+Eviction.swift`). The byte count is exact at all times.
 ///
 /// Safe to use from many threads: every operation runs under one lock, and returned bytes are
-/// copy-on-write values that stay valid after their chunk is evicted.
+/// immutable values that stay valid after their chunk is evicted. A chunk holds a stored buffer
+/// as it is (a DispatchIO read is not copied); the parts of a store that were partly cached
+/// already are copied out, so that the byte count is the memory held.
 public final class FileMemoryCache: Sendable {
     /// What a lookup found.
     public enum Lookup: Equatable, Sendable {
-        /// All bytes of the range. The slice's indices start at its `startIndex`, not at zero.
-        case hit(ArraySlice<UInt8>)
+        /// All bytes of the range.
+        case hit(FileBytes)
         /// Part or none of the range is cached; these sub-ranges (ascending, disjoint) are not.
         case miss(missing: [Range<Int64>])
     }
@@ -55,7 +57,7 @@ public final class FileMemoryCache: Sendable {
     ///   range spans several chunks.
     public func data(for range: Range<Int64>) -> Lookup {
         state.withLock { state in
-            if range.isEmpty { return .hit([]) }
+            if range.isEmpty { return .hit(.empty) }
             state.latestAccess = range
             switch state.chunks.lookup(range) {
             case .hit(let bytes):
@@ -72,7 +74,7 @@ public final class FileMemoryCache: Sendable {
     /// then evicts until the budget holds. Data larger than the whole budget is not stored.
     ///
     /// - Complexity: O(log n + k + n).
-    public func store(_ bytes: [UInt8], at offset: Int64) {
+    public func store(_ bytes: FileBytes, at offset: Int64) {
         precondition(offset >= 0, "byte offsets are never negative")
         guard !bytes.isEmpty, bytes.count <= byteLimit else { return }
         state.withLock { state in

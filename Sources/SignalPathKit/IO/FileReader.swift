@@ -15,7 +15,8 @@ import Darwin
 ///
 /// DispatchIO allocates a buffer per read, so it pays off for large reads: callers should ask for
 /// hundreds of KiB at a time and keep the next read in flight while using the current one
-/// (`chunks(in:chunkSize:readAhead:)`, or `CachedFile`, do that).
+/// (`chunks(in:chunkSize:readAhead:)`, or `CachedFile`, do that). The buffer is handed on as
+/// `FileBytes` without copying.
 public final class FileReader: @unchecked Sendable {
     // @unchecked: DispatchIO channels are thread-safe (every operation is enqueued on the channel),
     // the descriptor is only used for fstat, and the counters are atomics.
@@ -90,10 +91,10 @@ public final class FileReader: @unchecked Sendable {
 
     /// Starts reading `range`; `completion` runs on a reader queue with the bytes (short at end of file).
     public func read(_ range: Range<Int64>,
-                     completion: @escaping @Sendable (Result<[UInt8], SignalPathError>) -> Void) {
+                     completion: @escaping @Sendable (Result<FileBytes, SignalPathError>) -> Void) {
         precondition(range.lowerBound >= 0, "byte offsets are never negative")
         guard !range.isEmpty else {
-            completion(.success([]))
+            completion(.success(.empty))
             return
         }
         readCounter.add(1, ordering: .relaxed)
@@ -121,7 +122,7 @@ public final class FileReader: @unchecked Sendable {
     }
 
     /// Reads `range`, suspending until the bytes arrive (short at end of file).
-    public func read(_ range: Range<Int64>) async throws(SignalPathError) -> [UInt8] {
+    public func read(_ range: Range<Int64>) async throws(SignalPathError) -> FileBytes {
         let result = await withCheckedContinuation { continuation in
             read(range) { continuation.resume(returning: $0) }
         }
@@ -129,7 +130,7 @@ public final class FileReader: @unchecked Sendable {
     }
 
     /// Reads `range`, blocking the calling thread; for synchronous callers such as decoder callbacks.
-    public func readBlocking(_ range: Range<Int64>) throws(SignalPathError) -> [UInt8] {
+    public func readBlocking(_ range: Range<Int64>) throws(SignalPathError) -> FileBytes {
         try startRead(range).wait().get()
     }
 
@@ -161,11 +162,8 @@ private final class CollectedData: @unchecked Sendable {
         data.append(piece)
     }
 
-    func bytes() -> [UInt8] {
-        let count = data.count
-        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            _ = data.copyBytes(to: buffer)
-            initialized = count
-        }
+    /// The bytes, handed on without copying.
+    func bytes() -> FileBytes {
+        FileBytes(data)
     }
 }

@@ -6,26 +6,26 @@ import Dispatch
 /// returns, which is why the unchecked `Sendable` is sound.
 final class PendingRead: @unchecked Sendable {
     private let finished = DispatchGroup()
-    private var outcome: Result<[UInt8], SignalPathError>?
+    private var outcome: Result<FileBytes, SignalPathError>?
 
     init() {
         finished.enter()
     }
 
     /// Stores the outcome and wakes every waiter. Must be called exactly once.
-    func complete(_ result: Result<[UInt8], SignalPathError>) {
+    func complete(_ result: Result<FileBytes, SignalPathError>) {
         outcome = result
         finished.leave()
     }
 
     /// Blocks the calling thread until the read has finished. Never call from the reader's own queue.
-    func wait() -> Result<[UInt8], SignalPathError> {
+    func wait() -> Result<FileBytes, SignalPathError> {
         finished.wait()
         return outcome!
     }
 
     /// The outcome if the read has already finished, without blocking.
-    var outcomeIfFinished: Result<[UInt8], SignalPathError>? {
+    var outcomeIfFinished: Result<FileBytes, SignalPathError>? {
         finished.wait(timeout: .now()) == .success ? outcome : nil
     }
 }

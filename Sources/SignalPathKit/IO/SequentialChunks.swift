@@ -21,7 +21,7 @@ public final class SequentialChunks {
     }
 
     /// The next chunk, or nil at the end of the range or of the file.
-    public func next() throws(SignalPathError) -> [UInt8]? {
+    public func next() throws(SignalPathError) -> FileBytes? {
         while inFlight.count - head < readAhead + 1, nextOffsetToRequest < end {
             let upper = min(nextOffsetToRequest + chunkSize, end)
             inFlight.append(reader.startRead(nextOffsetToRequest..<upper))

@@ -8,7 +8,7 @@
 struct SortedChunks {
     struct Chunk: Equatable {
         var lowerBound: Int64
-        var bytes: [UInt8]
+        var bytes: FileBytes
 
         var upperBound: Int64 { lowerBound + Int64(bytes.count) }
         var range: Range<Int64> { lowerBound..<upperBound }
@@ -16,7 +16,7 @@ struct SortedChunks {
 
     /// What a lookup found: the bytes of the whole range, or the sub-ranges no chunk covers.
     enum Lookup: Equatable {
-        case hit(ArraySlice<UInt8>)
+        case hit(FileBytes)
         case miss(missing: [Range<Int64>])
     }
 
@@ -49,13 +49,13 @@ struct SortedChunks {
     /// - Complexity: O(log n + k), where k is the number of chunks overlapping `range`, plus a copy
     ///   of the range when it spans several chunks.
     func lookup(_ range: Range<Int64>) -> Lookup {
-        if range.isEmpty { return .hit([]) }
+        if range.isEmpty { return .hit(.empty) }
         let first = firstIndex(endingAfter: range.lowerBound)
         if first < chunks.count {
             let chunk = chunks[first]
             if chunk.lowerBound <= range.lowerBound && range.upperBound <= chunk.upperBound {
                 let start = Int(range.lowerBound - chunk.lowerBound)
-                return .hit(chunk.bytes[start..<start + range.count])
+                return .hit(chunk.bytes[start..<start + Int(range.count)])
             }
         }
         var missing: [Range<Int64>] = []
@@ -75,13 +75,13 @@ struct SortedChunks {
 
         // Covered by adjacent chunks: merge their pieces into one contiguous array.
         var merged = [UInt8]()
-        merged.reserveCapacity(range.count)
+        merged.reserveCapacity(Int(range.count))
         for chunk in chunks[first..<index] {
             let from = Int(max(range.lowerBound, chunk.lowerBound) - chunk.lowerBound)
             let to = Int(min(range.upperBound, chunk.upperBound) - chunk.lowerBound)
-            merged.append(contentsOf: chunk.bytes[from..<to])
+            chunk.bytes.withUnsafeBytes { merged.append(contentsOf: $0[from..<to]) }
         }
-        return .hit(merged[...])
+        return .hit(FileBytes(merged))
     }
 
     /// Stores the parts of `bytes` (which start at `offset`) that no chunk covers yet, as new chunks.
@@ -90,7 +90,7 @@ struct SortedChunks {
     /// - Complexity: O(log n + k + n): a binary search, a walk over the k overlapping chunks, and
     ///   one array splice.
     @discardableResult
-    mutating func storeUncovered(_ bytes: [UInt8], at offset: Int64) -> Int {
+    mutating func storeUncovered(_ bytes: FileBytes, at offset: Int64) -> Int {
         let range = offset..<offset + Int64(bytes.count)
         if range.isEmpty { return 0 }
         let first = firstIndex(endingAfter: range.lowerBound)
@@ -101,9 +101,10 @@ struct SortedChunks {
             if gap.count == bytes.count {
                 replacement.append(Chunk(lowerBound: gap.lowerBound, bytes: bytes))
             } else {
+                // A copy, so that a small piece does not keep the whole buffer alive uncounted.
                 let from = Int(gap.lowerBound - offset)
                 let to = Int(gap.upperBound - offset)
-                replacement.append(Chunk(lowerBound: gap.lowerBound, bytes: Array(bytes[from..<to])))
+                replacement.append(Chunk(lowerBound: gap.lowerBound, bytes: FileBytes(bytes[from..<to].array)))
             }
         }
         while index < chunks.count, chunks[index].lowerBound < range.upperBound {

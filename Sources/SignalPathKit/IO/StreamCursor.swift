@@ -69,6 +69,21 @@ public final class StreamCursor: ByteCursor {
         return copied
     }
 
+    public func peek(upTo count: Int, _ body: (UnsafeRawBufferPointer) -> Int) -> Int {
+        while error == nil && !(position >= retainedStart && position < retainedEnd) {
+            guard fill() else { break }
+        }
+        guard error == nil, position >= retainedStart && position < retainedEnd else {
+            return body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        let start = Int(position - retainedStart)
+        let used = retained.withUnsafeBytes { bytes in
+            body(UnsafeRawBufferPointer(rebasing: bytes[start..<min(bytes.count, start + count)]))
+        }
+        position += Int64(used)
+        return used
+    }
+
     /// Reads the next piece of the stream into `retained`; false at the end or on an error.
     private func fill() -> Bool {
         guard !reachedEnd else { return false }
