@@ -1,0 +1,93 @@
+# signalpath — build, test and try it out. On a fresh Debian machine with the Swift toolchain,
+# `make demo` and `make test` install what they need (apt-get) and do the rest.
+
+PREFIX  ?= /usr/local
+SWIFT   ?= swift
+RELEASE := .build/release/signalpath
+
+# Debian packages: the C libraries signalpath links, and the tools the tests use as independent
+# encoders (sox, ffmpeg).
+APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev sox ffmpeg
+# Only for `make bench`.
+BENCH_APT_PACKAGES := hyperfine time
+
+# Run apt-get as root, or through sudo when there is one.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: setup build test demo install clean samples bench bench-setup help
+
+help:
+	@echo "make demo     build and run signalpath on the bundled samples"
+	@echo "make test     run the test suite"
+	@echo "make build    release build (.build/release/signalpath)"
+	@echo "make install  install into PREFIX=$(PREFIX), with shell completions"
+	@echo "make bench    reader throughput against pread (not part of make test)"
+	@echo "make samples  regenerate Samples/ (needs python3 with numpy, scipy, soundfile)"
+	@echo "make clean    remove build products"
+
+# Installs only what is missing, and says nothing when everything is there.
+define apt_install
+	@missing=""; for package in $(1); do \
+	  dpkg-query -W -f='$${Status}' "$$package" 2>/dev/null | grep -q "ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+endef
+
+setup:
+	$(call apt_install,$(APT_PACKAGES))
+
+build: setup
+	$(SWIFT) build -c release --product signalpath
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+demo: build
+	@echo "\$$ signalpath info Samples/sine-1k-48k-s16-mono.wav Samples/chirp-log-20-20k-48k-s24.flac Samples/chord-a-major-44k1-stereo.ogg"
+	@$(RELEASE) info Samples/sine-1k-48k-s16-mono.wav Samples/chirp-log-20-20k-48k-s24.flac Samples/chord-a-major-44k1-stereo.ogg
+	@echo
+	@echo "\$$ signalpath info --format json Samples/sine-1k-48k-s16-mono.rf64"
+	@$(RELEASE) info --format json Samples/sine-1k-48k-s16-mono.rf64
+
+install: build
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 $(RELEASE) "$(DESTDIR)$(PREFIX)/bin/signalpath"
+	install -d "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
+	           "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
+	           "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	$(RELEASE) --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/signalpath"
+	$(RELEASE) --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_signalpath"
+	$(RELEASE) --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/signalpath.fish"
+
+clean:
+	rm -rf .build Benchmarks/.build
+
+samples:
+	@python3 -c "import soundfile" 2>/dev/null || python3 -m pip install --quiet soundfile
+	python3 Samples/generate.py
+
+# Benchmarks: a 1 GiB file of random bytes and a 512 MiB 16-bit WAV, made once in Benchmarks/Data
+# (git-ignored); then the reader against pread with a warm page cache, and — as root — cold.
+BENCH_DATA := Benchmarks/Data
+bench-setup: setup
+	$(call apt_install,$(BENCH_APT_PACKAGES))
+
+$(BENCH_DATA)/reader-1GiB.bin:
+	mkdir -p $(BENCH_DATA)
+	head -c 1073741824 /dev/urandom > $@
+
+$(BENCH_DATA)/decode-512MiB.wav:
+	mkdir -p $(BENCH_DATA)
+	python3 -c "import struct,sys; n=1<<29; sys.stdout.buffer.write(b'RIFF'+struct.pack('<I',36+n)+b'WAVEfmt '+struct.pack('<IHHIIHH',16,1,2,48000,192000,4,16)+b'data'+struct.pack('<I',n))" > $@
+	head -c 536870912 /dev/urandom >> $@
+
+bench: bench-setup $(BENCH_DATA)/reader-1GiB.bin $(BENCH_DATA)/decode-512MiB.wav
+	cd Benchmarks && $(SWIFT) build -c release
+	Benchmarks/.build/release/ReaderThroughput $(BENCH_DATA)/reader-1GiB.bin 15 $(BENCH_DATA)/decode-512MiB.wav
+	@if [ "$$(id -u)" = 0 ]; then COLD=1 Benchmarks/.build/release/ReaderThroughput $(BENCH_DATA)/reader-1GiB.bin 5 $(BENCH_DATA)/decode-512MiB.wav; fi
+	@echo "cat for reference (warm):"; hyperfine -N --warmup 1 --runs 10 'cat $(BENCH_DATA)/reader-1GiB.bin' 2>/dev/null | grep -E "Time|Range" || true
