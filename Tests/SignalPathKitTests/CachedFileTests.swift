@@ -70,11 +70,19 @@ struct CachedFileTests {
         #expect(file.cache.invariantViolation() == nil)
     }
 
-    @Test("bytes(in:) and copyBytes are short only at the end of the file")
+    @Test("reads are short only at the end of the file, and peeking shows one block at most")
     func shortAtEnd() throws {
-        let file = try CachedFile(path: path, blockSize: 4096)
-        #expect(try file.bytes(in: 999_990..<1_000_010) == Array(content[999_990...]))
-        #expect(try file.bytes(in: 2_000_000..<2_000_010) == [])
-        #expect(try file.bytes(in: 4090..<4100) == Array(content[4090..<4100]))
+        let cursor = FileCursor(file: try CachedFile(path: path, blockSize: 4096))
+        #expect(try cursor.bytes(in: 999_990..<1_000_010) == Array(content[999_990...]))
+        #expect(try cursor.bytes(in: 2_000_000..<2_000_010) == [])
+        #expect(try cursor.bytes(in: 4090..<4100) == Array(content[4090..<4100]))
+        cursor.seek(to: 4090)
+        var seen: [UInt8] = []
+        let used = cursor.peek(upTo: 100) { bytes in
+            seen = Array(bytes)
+            return 4
+        }
+        #expect(seen == Array(content[4090..<4096]), "only what lies in the current block")
+        #expect(used == 4 && cursor.position == 4094)
     }
 }

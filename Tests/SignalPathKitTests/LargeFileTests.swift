@@ -11,7 +11,7 @@ struct LargeFileTests {
     /// a known tone in its last second.
     func sparseRF64() throws -> (path: String, frames: Int64, tail: [Float]) {
         let builder = PCMFileBuilder(container: .rf64, encoding: .signed16, channels: 2, sampleRate: 48_000)
-        let frames: Int64 = 48_000 * 60 * 400  // 6 h 40 min of stereo 16-bit: 4.6 GB of data
+        let frames: Int64 = 48_000 * 60 * 450  // 7 h 30 min of stereo 16-bit: 5.2 GB of data
         let dataBytes = UInt64(frames) * 4
         let header = builder.header(dataBytes: dataBytes)
         let path = scratch.write("huge.rf64", header)

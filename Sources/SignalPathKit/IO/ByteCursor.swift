@@ -29,3 +29,11 @@ extension ByteCursor {
 }
 
 extension FileCursor: ByteCursor {}
+
+extension UnsafeMutableRawBufferPointer {
+    /// Copies `source[range]` to this buffer at `offset`; the cursors' inner step.
+    func copy(from source: UnsafeRawBufferPointer, _ range: Range<Int>, to offset: Int) {
+        UnsafeMutableRawBufferPointer(rebasing: self[offset..<offset + range.count])
+            .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[range]))
+    }
+}

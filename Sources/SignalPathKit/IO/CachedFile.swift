@@ -90,35 +90,4 @@ public final class CachedFile: Sendable {
             if case .cached(let bytes) = locate(index), bytes.isEmpty { break }  // past the end
         }
     }
-
-    /// Copies the bytes from `offset` into `buffer`; returns how many were copied (short only at the end
-    /// of the file).
-    public func copyBytes(from offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SignalPathError) -> Int {
-        var copied = 0
-        while copied < buffer.count {
-            let position = offset + Int64(copied)
-            let index = blockIndex(containing: position)
-            let bytes = try block(index)
-            let start = Int(position - blockRange(index).lowerBound)
-            guard start < bytes.count else { break }
-            let count = min(bytes.count - start, buffer.count - copied)
-            bytes.withUnsafeBytes { source in
-                let slice = UnsafeRawBufferPointer(rebasing: source[start..<start + count])
-                UnsafeMutableRawBufferPointer(rebasing: buffer[copied..<copied + count]).copyMemory(from: slice)
-            }
-            copied += count
-            if start + count == bytes.count && bytes.count < blockSize { break }
-        }
-        return copied
-    }
-
-    /// The bytes of `range` (short at the end of the file).
-    public func bytes(in range: Range<Int64>) throws(SignalPathError) -> [UInt8] {
-        var result = [UInt8](repeating: 0, count: range.count)
-        let copied = result.withUnsafeMutableBytes { buffer in
-            Result { () throws(SignalPathError) in try copyBytes(from: range.lowerBound, into: buffer) }
-        }
-        result.removeSubrange(try copied.get()...)
-        return result
-    }
 }

@@ -36,10 +36,7 @@ public final class FileCursor {
             let start = Int(position - file.blockRange(index).lowerBound)
             guard start < currentBytes.count else { break }
             let count = min(currentBytes.count - start, buffer.count - copied)
-            currentBytes.withUnsafeBytes { source in
-                UnsafeMutableRawBufferPointer(rebasing: buffer[copied..<copied + count])
-                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<start + count]))
-            }
+            currentBytes.withUnsafeBytes { buffer.copy(from: $0, start..<start + count, to: copied) }
             copied += count
             position += Int64(count)
         }

@@ -24,8 +24,4 @@ final class PendingRead: @unchecked Sendable {
         return outcome!
     }
 
-    /// The outcome if the read has already finished, without blocking.
-    var outcomeIfFinished: Result<FileBytes, SignalPathError>? {
-        finished.wait(timeout: .now()) == .success ? outcome : nil
-    }
 }

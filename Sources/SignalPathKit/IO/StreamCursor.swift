@@ -56,10 +56,7 @@ public final class StreamCursor: ByteCursor {
             if position >= retainedStart && position < retainedEnd {
                 let start = Int(position - retainedStart)
                 let count = min(retained.count - start, buffer.count - copied)
-                retained.withUnsafeBytes { source in
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[copied..<copied + count])
-                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<start + count]))
-                }
+                retained.withUnsafeBytes { buffer.copy(from: $0, start..<start + count, to: copied) }
                 copied += count
                 position += Int64(count)
                 continue

@@ -40,21 +40,19 @@ extension FileInfo {
 
     /// The members of `json`, for callers that add their own (an NDJSON line's `schema`).
     public var jsonMembers: [JSONValue.Member] {
-        let object: JSONValue = .object([
-            "path": .string(path),
-            "container": .string(format.container.rawValue),
-            "sample_format": .string(format.sampleFormat.identifier),
-            "bit_depth": format.sampleFormat.bitDepth.map { .integer(Int64($0)) } ?? .null,
-            "sample_rate": .integer(Int64(format.sampleRate)),
-            "channels": .integer(Int64(format.channels)),
-            "frames": format.frames.map { .integer($0) } ?? .null,
-            "duration_s": .number(format.duration),
-            "file_size_bytes": fileSize.map { .integer($0) } ?? .null,
-            "decoder": .string(decoder),
-            "metadata": .object(metadata.map { JSONValue.Member($0.key, .string($0.value)) }),
-        ])
-        guard case .object(let members) = object else { return [] }
-        return members
+        [
+            .init("path", .string(path)),
+            .init("container", .string(format.container.rawValue)),
+            .init("sample_format", .string(format.sampleFormat.identifier)),
+            .init("bit_depth", format.sampleFormat.bitDepth.map { .integer(Int64($0)) } ?? .null),
+            .init("sample_rate", .integer(Int64(format.sampleRate))),
+            .init("channels", .integer(Int64(format.channels))),
+            .init("frames", format.frames.map { .integer($0) } ?? .null),
+            .init("duration_s", .number(format.duration)),
+            .init("file_size_bytes", fileSize.map { .integer($0) } ?? .null),
+            .init("decoder", .string(decoder)),
+            .init("metadata", .object(metadata.map { JSONValue.Member($0.key, .string($0.value)) })),
+        ]
     }
 
     /// Aligned lines for people, every file-derived string sanitized for the terminal.

@@ -1,0 +1,48 @@
+import Testing
+@testable import SignalPathKit
+
+@Suite("Output formatting")
+struct OutputTests {
+    @Test("JSON keeps key order, prints integers as integers, escapes control characters, and turns NaN into null")
+    func json() {
+        let value = JSONValue.object([
+            "schema": "x/1",
+            "count": 3,
+            "ratio": .number(0.25),
+            "whole": .number(2.0),
+            "missing": .number(Double.nan),
+            "infinite": .number(-Double.infinity),
+            "text": .string("quote \" backslash \\ newline \n escape \u{1B} bell \u{07} é ♪"),
+            "list": .array([true, false, nil]),
+            "empty": .object([JSONValue.Member]()),
+        ])
+        #expect(value.serialized() == #"{"schema":"x/1","count":3,"ratio":0.25,"whole":2,"missing":null,"infinite":null,"text":"quote \" backslash \\ newline \n escape \u001b bell \u0007 é ♪","list":[true,false,null],"empty":{}}"#)
+        #expect(JSONValue.array([1, 2]).serialized(pretty: true) == "[\n  1,\n  2\n]")
+        #expect(JSONValue.format(1e-7) == "1e-07" && JSONValue.format(-6.02) == "-6.02" && JSONValue.format(1e20) == "1e+20")
+    }
+
+    @Test("terminal text shows control characters and escape sequences escaped")
+    func terminalText() {
+        #expect(TerminalText.sanitized("plain ♪ text") == "plain ♪ text")
+        #expect(TerminalText.sanitized("\u{1B}[31mred\u{1B}]0;title\u{07}") == "\\e[31mred\\e]0;title\\x07")
+        #expect(TerminalText.sanitized("a\nb\tc\r\u{7F}") == "a\\nb\\tc\\r\\x7F")
+        #expect(TerminalText.sanitized("\u{9B}31m \u{202E}evil") == "\\u{009B}31m \\u{202E}evil")
+        #expect(TerminalText.sanitized("back\\slash") == "back\\\\slash", "a literal backslash cannot forge an escape")
+    }
+
+    @Test("numbers for people are locale-independent and rounded as stated")
+    func units() {
+        #expect(UnitFormat.fixed(-6.0206, 2) == "-6.02")
+        #expect(UnitFormat.fixed(0.0004, 3) == "0.000" && UnitFormat.fixed(-0.0004, 3) == "0.000")
+        #expect(UnitFormat.fixed(2, 3) == "2.000" && UnitFormat.fixed(1234.5, 0) == "1235")
+        #expect(UnitFormat.fixed(.nan, 2) == "nan")
+        #expect(UnitFormat.duration(2) == "2.000 s")
+        #expect(UnitFormat.duration(62.5) == "1 min 02.5 s")
+        #expect(UnitFormat.duration(3723.5) == "1 h 02 min 03.5 s")
+        #expect(UnitFormat.bytes(512) == "512 B" && UnitFormat.bytes(192_116) == "187.6 KiB")
+        #expect(UnitFormat.bytes(5 << 30) == "5.00 GiB")
+        #expect(UnitFormat.frequency(440) == "440 Hz" && UnitFormat.frequency(997.25) == "997.3 Hz")
+        #expect(UnitFormat.frequency(1000) == "1.00 kHz" && UnitFormat.frequency(22_050) == "22.05 kHz")
+        #expect(UnitFormat.grouped(2_880_000) == "2 880 000" && UnitFormat.grouped(-1000) == "-1 000" && UnitFormat.grouped(999) == "999")
+    }
+}
