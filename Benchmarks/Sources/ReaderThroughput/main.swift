@@ -134,8 +134,9 @@ func preadDecode(_ path: String, dataOffset: Int, channels: Int) -> Double {
 }
 
 /// The same pass through AudioFile's direct PCM decoder (CachedFile, read-ahead on a second thread).
-func audioFileDecode(_ path: String) throws -> Double {
-    let reader = try AudioFile.open(path).makeReader()
+func audioFileDecode(_ path: String, blockSize: Int = CachedFile.defaultBlockSize,
+                     readAhead: Int = CachedFile.defaultReadAheadBlocks) throws -> Double {
+    let reader = try AudioFile(file: CachedFile(path: path, blockSize: blockSize, readAheadBlocks: readAhead)).makeReader()
     let channels = reader.format.channels
     var buffer = [Float](repeating: 0, count: 65536 * channels)
     var total = 0.0
@@ -183,6 +184,14 @@ if arguments.count > 3 {
     passes.append(("decode pass: AudioFile direct PCM", "decode", {
         check(abs(try! audioFileDecode(wav) - expected) <= abs(expected) * 1e-9 + 1e-6)
     }))
+    // Other block sizes and read-ahead depths, to choose the defaults on a measurement (VARIANTS=1).
+    if getenv("VARIANTS") != nil {
+        for (block, ahead) in [(512, 2), (1024, 1), (1024, 2), (256, 4), (2048, 1)] {
+            passes.append(("decode pass: \(block) KiB blocks, \(ahead) ahead", "decode", {
+                check(abs(try! audioFileDecode(wav, blockSize: block << 10, readAhead: ahead) - expected) <= abs(expected) * 1e-9 + 1e-6)
+            }))
+        }
+    }
 }
 if let only = getenv("ONLY") {
     passes = passes.filter { $0.name.hasPrefix(String(cString: only)) || $0.name.hasPrefix("pread") || $0.name.hasSuffix("pread + convert") }

@@ -13,25 +13,34 @@ public final class CachedFile: Sendable {
     public let cache: FileMemoryCache
     /// Size of the aligned blocks read from disk, in bytes.
     public let blockSize: Int
+    /// How many blocks a cursor keeps in flight beyond its own during a sequential scan.
+    public let readAheadBlocks: Int
     private let inFlight = Mutex<[Int64: PendingRead]>([:])
 
-    /// Default block size: large enough that DispatchIO's per-read cost vanishes, small enough that
-    /// a random seek reads little more than it needs.
-    public static let defaultBlockSize = 512 << 10
+    /// Default block size: large enough that DispatchIO's per-read cost (a fresh buffer, thread
+    /// hand-offs) is spread thin, small enough that a random seek reads little more than it needs.
+    /// With 2 blocks of read-ahead it was the fastest of 256 KiB–2 MiB × 1–4 ahead (`make bench`).
+    public static let defaultBlockSize = 1 << 20
     /// Default cache budget: bounded memory whatever the file size.
     public static let defaultCacheBytes = 16 << 20
+    /// Default read-ahead for sequential scans, in blocks.
+    public static let defaultReadAheadBlocks = 2
 
-    public init(reader: FileReader, cache: FileMemoryCache? = nil, blockSize: Int = CachedFile.defaultBlockSize) {
-        precondition(blockSize > 0)
+    public init(reader: FileReader, cache: FileMemoryCache? = nil, blockSize: Int = CachedFile.defaultBlockSize,
+                readAheadBlocks: Int = CachedFile.defaultReadAheadBlocks) {
+        precondition(blockSize > 0 && readAheadBlocks >= 0)
         self.reader = reader
         self.cache = cache ?? FileMemoryCache(byteLimit: CachedFile.defaultCacheBytes)
         self.blockSize = blockSize
+        self.readAheadBlocks = readAheadBlocks
     }
 
     /// Opens `path` with a fresh reader and cache.
     public convenience init(path: String, cacheBytes: Int = CachedFile.defaultCacheBytes,
-                            blockSize: Int = CachedFile.defaultBlockSize) throws(SignalPathError) {
-        self.init(reader: try FileReader(path: path), cache: FileMemoryCache(byteLimit: cacheBytes), blockSize: blockSize)
+                            blockSize: Int = CachedFile.defaultBlockSize,
+                            readAheadBlocks: Int = CachedFile.defaultReadAheadBlocks) throws(SignalPathError) {
+        self.init(reader: try FileReader(path: path), cache: FileMemoryCache(byteLimit: cacheBytes), blockSize: blockSize,
+                  readAheadBlocks: readAheadBlocks)
     }
 
     public var path: String { reader.path }

@@ -15,9 +15,9 @@ public final class FileCursor {
     private var currentIndex: Int64 = -1
     private var currentBytes = FileBytes.empty
 
-    public init(file: CachedFile, readAheadBlocks: Int = 4) {
+    public init(file: CachedFile, readAheadBlocks: Int? = nil) {
         self.file = file
-        self.readAheadBlocks = readAheadBlocks
+        self.readAheadBlocks = readAheadBlocks ?? file.readAheadBlocks
     }
 
     /// Moves the position; negative positions are clamped to zero.

@@ -8,8 +8,8 @@ public final class SequentialChunks {
     private let readAhead: Int
     private let end: Int64
     private var nextOffsetToRequest: Int64
+    /// Reads in flight, oldest first: at most `readAhead + 1`, so delivered chunks are released.
     private var inFlight: [PendingRead] = []
-    private var head = 0
 
     init(reader: FileReader, range: Range<Int64>, chunkSize: Int, readAhead: Int) {
         precondition(chunkSize > 0 && readAhead >= 0)
@@ -22,18 +22,13 @@ public final class SequentialChunks {
 
     /// The next chunk, or nil at the end of the range or of the file.
     public func next() throws(SignalPathError) -> FileBytes? {
-        while inFlight.count - head < readAhead + 1, nextOffsetToRequest < end {
+        while inFlight.count < readAhead + 1, nextOffsetToRequest < end {
             let upper = min(nextOffsetToRequest + chunkSize, end)
             inFlight.append(reader.startRead(nextOffsetToRequest..<upper))
             nextOffsetToRequest = upper
         }
-        guard head < inFlight.count else { return nil }
-        let chunk = try inFlight[head].wait().get()
-        head += 1
-        if head > 64 {
-            inFlight.removeFirst(head)
-            head = 0
-        }
+        guard !inFlight.isEmpty else { return nil }
+        let chunk = try inFlight.removeFirst().wait().get()
         if chunk.isEmpty {
             // End of file came before the end of the range: stop requesting.
             nextOffsetToRequest = end
