@@ -64,7 +64,8 @@ public final class AudioFile: Sendable {
 
     /// Opens the audio in `file`.
     public init(file: CachedFile, decoding: Decoding = .automatic) throws(SignalPathError) {
-        let probe = try SndFile(cursor: FileCursor(file: file), path: file.path)
+        // Opening reads headers only: no read-ahead, so `info` on a huge file reads one block.
+        let probe = try SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0), path: file.path)
         path = file.path
         format = probe.format
         metadata = probe.metadata
