@@ -33,17 +33,25 @@ public final class AudioReader {
         }
     }
 
-    /// Decodes up to `frames` interleaved frames into the start of `buffer` (which must hold at
-    /// least `frames × channels` samples); returns how many were decoded, 0 at the end of the file.
-    public func read(into buffer: inout [Float], frames: Int) throws(SignalPathError) -> Int {
-        let count = try decoder.read(into: &buffer, frames: frames)
+    /// Decodes up to `frames` interleaved frames into `buffer` from sample index `offset` on (the
+    /// buffer holds at least `offset + frames × channels` samples); returns how many were decoded,
+    /// 0 at the end of the file.
+    public func read(into buffer: inout [Float], at offset: Int = 0, frames: Int) throws(SignalPathError) -> Int {
+        let count = try decoder.read(into: &buffer, at: offset, frames: frames)
         position += Int64(count)
         return count
+    }
+
+    /// Asks the decoder not to read ahead past `frame` (where it can: uncompressed PCM), so that
+    /// analysing a range reads only the bytes of the range.
+    public func limitReadAhead(toFrame frame: Int64) {
+        decoder.limitReadAhead(toFrame: frame)
     }
 
     /// The interleaved samples of `range` (fewer frames if the file ends first).
     public func readFrames(_ range: Range<Int64>) throws(SignalPathError) -> [Float] {
         try seek(toFrame: range.lowerBound)
+        limitReadAhead(toFrame: range.upperBound)
         let channels = format.channels
         var samples: [Float] = []
         samples.reserveCapacity(range.count * channels)

@@ -26,15 +26,20 @@ final class PCMDecoder: FrameDecoder {
         self.frame = frame
     }
 
-    func read(into buffer: inout [Float], frames: Int) throws(SignalPathError) -> Int {
+    func limitReadAhead(toFrame frame: Int64) {
+        cursor.limitReadAhead(to: layout.dataOffset + frame * Int64(layout.bytesPerFrame))
+    }
+
+    func read(into buffer: inout [Float], at offset: Int, frames: Int) throws(SignalPathError) -> Int {
         let remaining = layout.frames.map { $0 - frame } ?? Int64.max  // a stream of unknown length: until it ends
         let wanted = Int(max(0, min(Int64(frames), remaining)))
         guard wanted > 0 else { return 0 }
         let channels = layout.channels, bytesPerFrame = layout.bytesPerFrame
-        precondition(buffer.count >= wanted * channels)
+        precondition(offset >= 0 && buffer.count >= offset + wanted * channels)
         cursor.seek(to: layout.dataOffset + frame * Int64(bytesPerFrame))
         var done = 0
-        buffer.withUnsafeMutableBufferPointer { out in
+        buffer.withUnsafeMutableBufferPointer { whole in
+            let out = UnsafeMutableBufferPointer(rebasing: whole[offset...])
             while done < wanted {
                 // Convert straight from the bytes in memory (a cache block, the stream's buffer)...
                 let used = cursor.peek(upTo: (wanted - done) * bytesPerFrame) { bytes in

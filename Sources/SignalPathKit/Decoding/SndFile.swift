@@ -45,12 +45,12 @@ final class SndFile {
         sf_seek(handle, frame, SEEK_SET) == frame
     }
 
-    /// Decodes up to `frames` interleaved frames into the start of `buffer` (which must hold
-    /// `frames × channels` samples); returns the number decoded, 0 at the end.
-    func read(into buffer: inout [Float], frames: Int) throws(SignalPathError) -> Int {
-        precondition(buffer.count >= frames * format.channels)
+    /// Decodes up to `frames` interleaved frames into `buffer` from sample `offset` on (the buffer
+    /// holds at least `offset + frames × channels` samples); returns the number decoded, 0 at the end.
+    func read(into buffer: inout [Float], at offset: Int, frames: Int) throws(SignalPathError) -> Int {
+        precondition(offset >= 0 && buffer.count >= offset + frames * format.channels)
         let count = buffer.withUnsafeMutableBufferPointer { samples in
-            Int(sf_readf_float(handle, samples.baseAddress, sf_count_t(frames)))
+            Int(sf_readf_float(handle, samples.baseAddress! + offset, sf_count_t(frames)))
         }
         if count < frames {
             if let error = cursor.error { throw error }
@@ -85,7 +85,7 @@ final class SndFile {
 
     /// libsndfile's messages span lines and end in full stops; errors here are one line.
     private static func sanitizedReason(_ message: String) -> String {
-        let oneLine = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters() }.joined(separator: " ")
+        let oneLine = message.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }.joined(separator: " ")
         let trimmed = oneLine.hasSuffix(".") ? String(oneLine.dropLast()) : oneLine
         return trimmed.isEmpty ? "malformed file" : trimmed
     }
@@ -211,13 +211,4 @@ private func sndFileWrite(_ source: UnsafeRawPointer?, _ count: sf_count_t, _ us
 
 private func sndFileTell(_ userData: UnsafeMutableRawPointer?) -> sf_count_t {
     cursor(userData).position
-}
-
-private extension Substring {
-    func trimmingCharacters() -> Substring {
-        var text = self
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return text
-    }
 }

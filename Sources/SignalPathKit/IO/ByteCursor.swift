@@ -13,6 +13,8 @@ public protocol ByteCursor: AnyObject {
     /// piece (no copy; possibly fewer than asked, empty at the end or after an error), and advances
     /// by the number of bytes `body` returns having used.
     func peek(upTo count: Int, _ body: (UnsafeRawBufferPointer) -> Int) -> Int
+    /// Asks not to read ahead past byte `offset`; a stream, which reads only what is consumed, ignores it.
+    func limitReadAhead(to offset: Int64)
 }
 
 extension ByteCursor {

@@ -12,12 +12,18 @@ public final class FileCursor {
     /// The first error a read met; reads after it return nothing. Decoders check it when a read is short.
     public private(set) var error: SignalPathError?
 
+    /// No block starting at or after this offset is prefetched.
+    private var readAheadLimit = Int64.max
     private var currentIndex: Int64 = -1
     private var currentBytes = FileBytes.empty
 
     public init(file: CachedFile, readAheadBlocks: Int? = nil) {
         self.file = file
         self.readAheadBlocks = readAheadBlocks ?? file.readAheadBlocks
+    }
+
+    public func limitReadAhead(to offset: Int64) {
+        readAheadLimit = offset
     }
 
     /// Moves the position; negative positions are clamped to zero.
@@ -65,8 +71,10 @@ public final class FileCursor {
             self.error = error
             return false
         }
-        if sequential && readAheadBlocks > 0 {
-            file.prefetch(index + 1..<index + 1 + Int64(readAheadBlocks))
+        let blockSize = Int64(file.blockSize)
+        let limit = readAheadLimit / blockSize + (readAheadLimit % blockSize == 0 ? 0 : 1)  // the first block not needed
+        if sequential && readAheadBlocks > 0 && index + 1 < limit {
+            file.prefetch(index + 1..<min(index + 1 + Int64(readAheadBlocks), limit))
         }
         return true
     }

@@ -43,6 +43,8 @@ public final class StreamCursor: ByteCursor {
         position = offset
     }
 
+    public func limitReadAhead(to offset: Int64) {}
+
     /// Stops keeping read bytes: from now on only unread bytes stay in memory (once the samples
     /// begin, nothing before the position is looked at again).
     public func stopRetaining() {

@@ -1,0 +1,98 @@
+/// A span of time in a file, as people write it: `1.5..3`, `1.5s..3s`, `250ms..750ms`,
+/// `00:01:02.5..00:01:05`, `90s..` (to the end), `..10s` (from the start).
+public struct TimeRange: Sendable, Equatable, CustomStringConvertible {
+    /// Seconds from the start of the file; nil for the beginning.
+    public var start: Double?
+    /// Seconds from the start of the file; nil for the end.
+    public var end: Double?
+
+    public init(start: Double? = nil, end: Double? = nil) {
+        self.start = start
+        self.end = end
+    }
+
+    /// The whole file.
+    public static let all = TimeRange()
+
+    /// Parses `START..END`, either side optional. Returns nil for malformed text.
+    public init?(parsing text: String) {
+        let trimmed = text.trimmingSpaces()
+        guard let separator = trimmed.firstRange(of: "..") else { return nil }
+        let startText = String(trimmed[..<separator.lowerBound]), endText = String(trimmed[separator.upperBound...])
+        if startText.isEmpty && endText.isEmpty { return nil }
+        if !startText.isEmpty {
+            guard let start = TimeRange.seconds(startText) else { return nil }
+            self.start = start
+        }
+        if !endText.isEmpty {
+            guard let end = TimeRange.seconds(endText) else { return nil }
+            self.end = end
+        }
+    }
+
+    /// A time as seconds: `1.5`, `1.5s`, `250ms`, `2min`, `1h`, `01:02.5` (mm:ss), `00:01:02.5` (hh:mm:ss).
+    /// Nil for malformed or negative times.
+    public static func seconds(_ text: String) -> Double? {
+        let text = text.trimmingSpaces().lowercased()
+        if text.contains(":") {
+            let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard (2...3).contains(fields.count), let secondsField = fields.last, let seconds = plainNumber(String(secondsField)),
+                  seconds < 60 else { return nil }
+            var total = seconds, multiplier = 60.0
+            for field in fields.dropLast().reversed() {
+                guard let value = Int(field), value >= 0, field.count <= 3 else { return nil }
+                if multiplier == 60 && fields.count == 3 && value >= 60 { return nil }
+                total += Double(value) * multiplier
+                multiplier *= 60
+            }
+            return total
+        }
+        for (suffix, scale) in [("ms", 0.001), ("min", 60.0), ("s", 1.0), ("h", 3600.0)] where text.hasSuffix(suffix) {
+            return plainNumber(String(text.dropLast(suffix.count))).map { $0 * scale }
+        }
+        return plainNumber(text)
+    }
+
+    /// A non-negative decimal number without exponent or sign, or nil.
+    private static func plainNumber(_ text: String) -> Double? {
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              text.filter({ $0 == "." }).count <= 1, text != "." else { return nil }
+        return Double(text)
+    }
+
+    public var description: String {
+        let format = { (seconds: Double) in UnitFormat.fixed(seconds, 3) + " s" }
+        return (start.map(format) ?? "start") + " .. " + (end.map(format) ?? "end")
+    }
+
+    /// The frames of this range in a file of `frames` frames at `sampleRate`: times round to the
+    /// nearest frame; an end past the end of the file is the end of the file.
+    /// - Throws: `SignalPathError.invalidRequest` for an empty, reversed or outside range,
+    ///   naming the file's duration.
+    public func frames(in path: String, sampleRate: Int, frames: Int64) throws(SignalPathError) -> Range<Int64> {
+        let rate = Double(sampleRate)
+        let duration = UnitFormat.duration(Double(frames) / rate)
+        let first = start.map { Int64(($0 * rate).rounded()) } ?? 0
+        let last = end.map { min(Int64(($0 * rate).rounded()), frames) } ?? frames
+        if let start, let end, end <= start {
+            throw .invalidRequest(path: path, reason: "range \(self) is empty or reversed (the file lasts \(duration))")
+        }
+        guard first < frames else {
+            throw .invalidRequest(path: path, reason: "range \(self) starts after the end of the file (it lasts \(duration))")
+        }
+        guard first < last else {
+            throw .invalidRequest(path: path, reason: "range \(self) holds no samples (the file lasts \(duration))")
+        }
+        return first..<last
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing whitespace.
+    func trimmingSpaces() -> SubSequence {
+        var text = self[...]
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,71 @@
+import CFFTW
+
+/// A real-to-complex FFT of one size with its own aligned buffers: the only Swift file that talks
+/// to FFTW.
+///
+/// Plans are made once per size, under one process-wide lock (FFTW's planner is not thread-safe),
+/// and kept for the life of the process. Executing a plan is thread-safe with FFTW's new-array
+/// execute, so every `RealFFT` (one per worker) runs the shared plan on its own buffers, which are
+/// allocated once here and freed in `deinit`: transforming allocates nothing. Not Sendable: one
+/// worker owns it.
+final class RealFFT {
+    /// Points per transform (even).
+    let size: Int
+    /// Output bins: `size / 2 + 1` (DC to Nyquist).
+    var binCount: Int { size / 2 + 1 }
+
+    private let plan: OpaquePointer
+    private let input: UnsafeMutablePointer<Float>
+    private let output: UnsafeMutablePointer<fftwf_complex>
+
+    init(size: Int) {
+        precondition(size >= 2 && size % 2 == 0, "FFT sizes are even")
+        self.size = size
+        // fftwf_alloc_* align to what FFTW's SIMD code expects, the same for every buffer, so a plan
+        // made on one worker's buffers runs on another's.
+        input = fftwf_alloc_real(size)
+        output = fftwf_alloc_complex(size / 2 + 1)
+        plan = RealFFT.sharedPlan(size: size, input: input, output: output)
+    }
+
+    deinit {
+        fftwf_free(input)
+        fftwf_free(output)
+    }
+
+    /// Lets `load` fill the `size` input samples, transforms them, and writes the squared magnitude
+    /// |X[k]|² of every bin k in 0...size/2 into the start of `power`.
+    func powerSpectrum(into power: inout [Float], load: (UnsafeMutableBufferPointer<Float>) -> Void) {
+        precondition(power.count >= binCount)
+        load(UnsafeMutableBufferPointer(start: input, count: size))
+        fftwf_execute_dft_r2c(plan, input, output)
+        // The complex output read as interleaved (re, im) Floats: measured 1.6× faster than going
+        // through the tuple type.
+        let interleaved = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
+        power.withUnsafeMutableBufferPointer { power in
+            for bin in 0..<binCount {
+                let re = interleaved[2 &* bin], im = interleaved[2 &* bin &+ 1]
+                power[bin] = re * re + im * im
+            }
+        }
+    }
+
+    // MARK: - Plans
+
+    /// One plan per size for the whole process. Plans are never destroyed, so there is no
+    /// destruction to race with execution; there are only a few sizes per run.
+    nonisolated(unsafe) private static var plans: [Int: OpaquePointer] = [:]
+    private static let plannerLock = Lock()
+
+    private static func sharedPlan(size: Int, input: UnsafeMutablePointer<Float>,
+                                   output: UnsafeMutablePointer<fftwf_complex>) -> OpaquePointer {
+        plannerLock.withLock {
+            if let plan = plans[size] { return plan }
+            // FFTW_ESTIMATE: planning takes ~1 ms rather than ~170 ms for MEASURE, and for these
+            // sizes ran at nearly the same speed; it also leaves the buffers untouched.
+            let plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE))!
+            plans[size] = plan
+            return plan
+        }
+    }
+}

@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The averaged spectrum of a range of a file, per channel, with everything that states its
+/// conventions: window, FFT size, bin width, overlap, segments averaged.
+///
+/// Holds the combined |X[k]|² of the raw FFT (mean, max, min or median over segments); `values(in:)`
+/// turns them into a scale.
+public struct PowerSpectrum: Sendable {
+    public var path: String
+    public var sampleRate: Int
+    /// The frames analysed.
+    public var frames: Range<Int64>
+    /// The parameters actually used (the window shrinks to a range shorter than it).
+    public var parameters: SpectrumParameters
+    /// Σw and Σw² of the window.
+    public var windowSum: Double
+    public var windowSumOfSquares: Double
+    /// Segments combined.
+    public var segments: Int
+    public var channelNames: [String]
+    /// Combined |X[k]|² per channel, for bins 0...fftSize/2.
+    public var power: [[Double]]
+
+    public var binCount: Int { parameters.fftSize / 2 + 1 }
+    /// Hz between bins: fs / fftSize.
+    public var binWidth: Double { Double(sampleRate) / Double(parameters.fftSize) }
+    public func frequency(ofBin bin: Int) -> Double { Double(bin) * binWidth }
+    public var frequencies: [Double] { (0..<binCount).map(frequency(ofBin:)) }
+
+    /// The window's coherent gain, Σw / N.
+    public var coherentGain: Double { windowSum / Double(parameters.windowSize) }
+    /// Equivalent noise bandwidth in Hz: fs·Σw²/(Σw)².
+    public var enbwHertz: Double { Double(sampleRate) * windowSumOfSquares / (windowSum * windowSum) }
+    /// Equivalent noise bandwidth in bins of the FFT (zero-padding widens it in bins).
+    public var enbwBins: Double { enbwHertz / binWidth }
+
+    public var startSeconds: Double { Double(frames.lowerBound) / Double(sampleRate) }
+    public var endSeconds: Double { Double(frames.upperBound) / Double(sampleRate) }
+
+    /// True for the bins that have a mirror image (all but DC and, for even sizes, Nyquist): they
+    /// count twice in a single-sided spectrum.
+    func isDoubled(bin: Int) -> Bool { bin != 0 && bin != parameters.fftSize / 2 }
+
+    /// Mean square (in FS², a full-scale sine = 0.5) per bin from |X|²: what `power` scale shows
+    /// in linear units, and what weighting, smoothing and bands work on.
+    public func meanSquare() -> [[Double]] {
+        let norm = 1 / (windowSum * windowSum)
+        return power.map { channel in
+            channel.enumerated().map { bin, value in value * norm * (isDoubled(bin: bin) ? 2 : 1) }
+        }
+    }
+
+    /// Converts mean-square values (as `meanSquare()` gives) to `scale`; −∞ dB where there is no
+    /// power at all (digital silence).
+    public func values(fromMeanSquare meanSquare: [[Double]], in scale: SpectrumScale) -> [[Double]] {
+        // Mean square → the scale's linear quantity.
+        let factor: Double
+        switch scale {
+        case .dbfs, .linear: factor = 2  // amplitude² of a sine: A² = 2 · mean square
+        case .power: factor = 1
+        case .psd: factor = (windowSum * windowSum) / (windowSumOfSquares * Double(sampleRate))
+        }
+        return meanSquare.map { channel in
+            channel.enumerated().map { bin, value in
+                // DC and Nyquist are not doubled in a single-sided spectrum, and a DC offset d reads d.
+                let linear = value * (isDoubled(bin: bin) || scale == .psd ? factor : 1)
+                switch scale {
+                case .linear: return linear.squareRoot()
+                default: return 10 * log10(linear)
+                }
+            }
+        }
+    }
+
+    /// The spectrum in `scale`, per channel and bin.
+    public func values(in scale: SpectrumScale) -> [[Double]] {
+        values(fromMeanSquare: meanSquare(), in: scale)
+    }
+}

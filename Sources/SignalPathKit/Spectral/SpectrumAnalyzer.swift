@@ -1,0 +1,249 @@
+import Synchronization
+
+/// Computes the averaged spectrum of a frame range (Welch's method): overlapping windowed
+/// segments, one FFT per segment and channel, combined per bin.
+///
+/// Segments are grouped in chunks of `segmentsPerChunk`; chunks run in parallel in a task group,
+/// each on a worker's own reader, FFT buffers and scratch, and their partial results are combined in
+/// chunk order. Because the grouping and the order do not depend on the number of workers, the
+/// result is bit-identical with one worker or many.
+public struct SpectrumAnalyzer: Sendable {
+    public let file: AudioFile
+    public let frames: Range<Int64>
+    public let channels: ChannelSelection
+    /// The parameters in use: the window shrinks to fit a range shorter than it.
+    public let parameters: SpectrumParameters
+    public let segmentCount: Int
+
+    /// Segments per chunk of work: about 5 s of 48 kHz audio with the default hop.
+    static let segmentsPerChunk = 128
+    /// Median averaging keeps every segment's power; beyond this many bytes it is refused.
+    static let medianMemoryLimit = 256 << 20
+
+    /// Prepares the analysis of `frames` of `file`.
+    /// - Throws: `SignalPathError.invalidRequest` for a channel the file lacks, or median averaging
+    ///   over more segments than memory allows.
+    public init(file: AudioFile, frames: Range<Int64>, channels: ChannelSelection,
+                parameters: SpectrumParameters) throws(SignalPathError) {
+        precondition(SpectrumParameters.fftSizeRange.contains(parameters.fftSize) && parameters.fftSize % 2 == 0)
+        precondition(parameters.windowSize >= 2 && parameters.windowSize <= parameters.fftSize)
+        precondition(parameters.overlap >= 0 && parameters.overlap < 1)
+        precondition(!frames.isEmpty)
+        try channels.validate(channels: file.format.channels, path: file.path)
+        var parameters = parameters
+        if Int64(parameters.windowSize) > Int64(frames.count) {
+            // A range shorter than the window is one segment, zero-padded to the FFT size.
+            parameters.windowSize = max(2, Int(frames.count))
+        }
+        self.file = file
+        self.frames = frames
+        self.channels = channels
+        self.parameters = parameters
+        segmentCount = Int((Int64(frames.count) - Int64(parameters.windowSize)) / Int64(parameters.hop)) + 1
+        if parameters.averaging == .median {
+            let bytes = segmentCount * (parameters.fftSize / 2 + 1) * channels.count(channels: file.format.channels) * 4
+            if bytes > SpectrumAnalyzer.medianMemoryLimit {
+                throw .invalidRequest(path: file.path, reason: "median averaging over \(segmentCount) segments would need \(UnitFormat.bytes(Int64(bytes))); use a shorter range or --average mean")
+            }
+        }
+    }
+
+    private var chunkCount: Int { (segmentCount + Self.segmentsPerChunk - 1) / Self.segmentsPerChunk }
+
+    /// Runs the analysis on up to `workers` tasks (one for a stream, which reads front to back).
+    public func run(workers: Int = 2) async throws(SignalPathError) -> PowerSpectrum {
+        let window = WindowTable(parameters.window, size: parameters.windowSize)
+        let combiner = ChunkCombiner(averaging: parameters.averaging, channels: channels.count(channels: file.format.channels),
+                                     bins: parameters.fftSize / 2 + 1, segments: segmentCount)
+        let workerCount = file.isSeekable ? max(1, min(workers, chunkCount)) : 1
+        var pool: [ChunkWorker] = []
+        for _ in 0..<workerCount {
+            pool.append(ChunkWorker(analyzer: self, reader: try file.makeReader(), window: window))
+        }
+        do {
+            try await withThrowingTaskGroup(of: (ChunkWorker, ChunkResult).self) { group in
+                var nextChunk = 0
+                func start(_ worker: ChunkWorker) {
+                    let chunk = nextChunk
+                    nextChunk += 1
+                    group.addTask { (worker, try worker.process(chunk: chunk)) }
+                }
+                for worker in pool { start(worker) }
+                while let (worker, result) = try await group.next() {
+                    combiner.add(result)
+                    if nextChunk < chunkCount { start(worker) }
+                }
+            }
+        } catch let error as SignalPathError {
+            throw error
+        } catch {
+            throw .invalidRequest(path: file.path, reason: "analysis was cancelled")
+        }
+        return PowerSpectrum(
+            path: file.path, sampleRate: file.format.sampleRate, frames: frames, parameters: parameters,
+            windowSum: window.sum, windowSumOfSquares: window.sumOfSquares, segments: segmentCount,
+            channelNames: channels.names(channels: file.format.channels), power: combiner.result())
+    }
+}
+
+/// One chunk's contribution: per channel and bin, the sum (mean), extreme (max/min) or every
+/// segment's value (median).
+struct ChunkResult: Sendable {
+    var index: Int
+    var values: [[Double]]
+    /// For median averaging: per channel, the chunk's segments' power, segment after segment.
+    var segmentPower: [[Float]]
+}
+
+/// A worker's reader, FFT and scratch, reused from chunk to chunk.
+///
+/// Unchecked Sendable: a worker is handed to exactly one child task at a time and handed back with
+/// its result; the task group's hand-off orders the accesses.
+final class ChunkWorker: @unchecked Sendable {
+    private let analyzer: SpectrumAnalyzer
+    private let source: SegmentSource
+    private let fft: RealFFT
+    private let window: [Float]
+    private var power: [Float]
+
+    init(analyzer: SpectrumAnalyzer, reader: AudioReader, window: WindowTable) {
+        self.analyzer = analyzer
+        let parameters = analyzer.parameters
+        source = SegmentSource(reader: reader, length: parameters.windowSize)
+        reader.limitReadAhead(toFrame: analyzer.frames.upperBound)
+        fft = RealFFT(size: parameters.fftSize)
+        self.window = window.coefficients
+        power = [Float](repeating: 0, count: parameters.fftSize / 2 + 1)
+    }
+
+    func process(chunk: Int) throws(SignalPathError) -> ChunkResult {
+        let parameters = analyzer.parameters
+        let bins = fft.binCount
+        let fileChannels = source.channels
+        let selected = analyzer.channels.count(channels: fileChannels)
+        let first = chunk * SpectrumAnalyzer.segmentsPerChunk
+        let last = min(first + SpectrumAnalyzer.segmentsPerChunk, analyzer.segmentCount)
+        let averaging = parameters.averaging
+        let initial: Double = averaging == .max ? -.infinity : (averaging == .min ? .infinity : 0)
+        var values = [[Double]](repeating: [Double](repeating: initial, count: bins), count: selected)
+        var segmentPower = [[Float]](repeating: [], count: averaging == .median ? selected : 0)
+        for segment in first..<last {
+            let start = analyzer.frames.lowerBound + Int64(segment) * Int64(parameters.hop)
+            guard try source.load(from: start) else {
+                throw .malformed(path: analyzer.file.path, reason: "the file ended before frame \(start + Int64(parameters.windowSize))")
+            }
+            for output in 0..<selected {
+                transform(output: output, fileChannels: fileChannels)
+                switch averaging {
+                case .mean:
+                    for bin in 0..<bins { values[output][bin] += Double(power[bin]) }
+                case .max:
+                    for bin in 0..<bins { values[output][bin] = Swift.max(values[output][bin], Double(power[bin])) }
+                case .min:
+                    for bin in 0..<bins { values[output][bin] = Swift.min(values[output][bin], Double(power[bin])) }
+                case .median:
+                    segmentPower[output] += power[0..<bins]
+                }
+            }
+        }
+        return ChunkResult(index: chunk, values: values, segmentPower: segmentPower)
+    }
+
+    /// Windows one output channel of the loaded segment into the FFT and leaves |X|² in `power`.
+    private func transform(output: Int, fileChannels: Int) {
+        let windowSize = window.count
+        let channel: Int? = switch analyzer.channels {
+        case .all: output
+        case .single(let index): index
+        case .mix: nil
+        }
+        source.samples.withUnsafeBufferPointer { samples in
+            window.withUnsafeBufferPointer { window in
+                fft.powerSpectrum(into: &power) { input in
+                    if let channel {
+                        for n in 0..<windowSize { input[n] = window[n] * samples[n &* fileChannels &+ channel] }
+                    } else {
+                        let scale = 1 / Float(fileChannels)
+                        for n in 0..<windowSize {
+                            var sum: Float = 0
+                            for c in 0..<fileChannels { sum += samples[n &* fileChannels &+ c] }
+                            input[n] = window[n] * sum * scale
+                        }
+                    }
+                    for n in windowSize..<input.count { input[n] = 0 }
+                }
+            }
+        }
+    }
+}
+
+/// Combines chunk results in chunk order, whatever order they finish in.
+final class ChunkCombiner {
+    private let averaging: Averaging
+    private let segments: Int
+    private var total: [[Double]]
+    private var medianValues: [[Float]]
+    private var nextIndex = 0
+    private var pending: [Int: ChunkResult] = [:]
+
+    init(averaging: Averaging, channels: Int, bins: Int, segments: Int) {
+        self.averaging = averaging
+        self.segments = segments
+        let initial: Double = averaging == .max ? -.infinity : (averaging == .min ? .infinity : 0)
+        total = [[Double]](repeating: [Double](repeating: initial, count: bins), count: channels)
+        medianValues = [[Float]](repeating: [], count: averaging == .median ? channels : 0)
+    }
+
+    func add(_ result: ChunkResult) {
+        pending[result.index] = result
+        while let next = pending.removeValue(forKey: nextIndex) {
+            for channel in total.indices {
+                for bin in total[channel].indices {
+                    let value = next.values[channel][bin]
+                    switch averaging {
+                    case .mean: total[channel][bin] += value
+                    case .max: total[channel][bin] = max(total[channel][bin], value)
+                    case .min: total[channel][bin] = min(total[channel][bin], value)
+                    case .median: break
+                    }
+                }
+                if averaging == .median { medianValues[channel] += next.segmentPower[channel] }
+            }
+            nextIndex += 1
+        }
+    }
+
+    /// The combined power per channel and bin.
+    func result() -> [[Double]] {
+        switch averaging {
+        case .mean:
+            return total.map { $0.map { $0 / Double(segments) } }
+        case .max, .min:
+            return total
+        case .median:
+            let bins = total.first?.count ?? 0
+            let bias = ChunkCombiner.medianBias(segments)
+            return medianValues.map { values in
+                var column = [Float](repeating: 0, count: segments)
+                return (0..<bins).map { bin in
+                    for segment in 0..<segments { column[segment] = values[segment * bins + bin] }
+                    column.sort()
+                    let middle = segments / 2
+                    let median = segments % 2 == 1 ? Double(column[middle])
+                        : (Double(column[middle - 1]) + Double(column[middle])) / 2
+                    return median / bias
+                }
+            }
+        }
+    }
+
+    /// The expected ratio of the median to the mean of `n` χ²₂ values (power of noise in one bin),
+    /// as scipy's `_median_bias` computes it: 1 + Σ_{k=1}^{(n−1)/2} (1/(2k+1) − 1/(2k)).
+    static func medianBias(_ n: Int) -> Double {
+        var bias = 1.0
+        if n >= 3 {
+            for k in 1...(n - 1) / 2 { bias += 1 / Double(2 * k + 1) - 1 / Double(2 * k) }
+        }
+        return bias
+    }
+}
