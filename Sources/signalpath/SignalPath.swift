@@ -2,7 +2,7 @@ import ArgumentParser
 import SignalPathKit
 
 @main
-struct SignalPath: ParsableCommand {
+struct SignalPath: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signalpath",
         abstract: "Audio signal analysis for the terminal: levels, loudness, spectra and more.",
@@ -15,11 +15,11 @@ struct SignalPath: ParsableCommand {
             the exit code is that of the first failure.
             """,
         version: signalPathVersion,
-        subcommands: [Info.self]
+        subcommands: [Info.self, Spectrum.self]
     )
 
-    static func main() {
+    static func main() async {
         MemoryTuning.reuseLargeBuffers()
-        main(nil)
+        await main(nil)
     }
 }

@@ -126,3 +126,27 @@ struct SpectrumTests {
         #expect(Window(name: "kaiser:6") == .kaiser(beta: 6) && Window(name: "flat-top") == .flatTop && Window(name: "hann:x") == nil)
     }
 }
+
+@Suite("Spectrum against scipy")
+struct ScipyWelchTests {
+    @Test("PSD equals scipy.signal.welch on a seeded noise fixture to 0.01 dB", arguments: [
+        ("hann", Window.hann, 4096, 2048), ("blackmanharris", Window.blackmanHarris, 1000, 750),
+    ])
+    func welch(name: String, window: Window, size: Int, overlapFrames: Int) async throws {
+        let fixture = try String(contentsOfFile: "\(repositoryRoot)/Tests/Fixtures/welch-noise-psd.csv", encoding: .utf8)
+        let expected = fixture.split(separator: "\n").filter { $0.hasPrefix("\(name),") }.map { line in
+            let fields = line.split(separator: ",")
+            return (Double(fields[3])!, Double(fields[4])!)
+        }
+        #expect(expected.count == size / 2 + 1)
+        let parameters = SpectrumParameters(fftSize: size, window: window, overlap: Double(overlapFrames) / Double(size))
+        let result = try await spectrum("\(repositoryRoot)/Tests/Fixtures/welch-noise.wav", parameters)
+        let psd = result.values(in: .psd)[0]
+        var worst = 0.0
+        for (bin, (frequency, level)) in expected.enumerated() {
+            #expect(abs(result.frequency(ofBin: bin) - frequency) < 1e-9)
+            worst = max(worst, abs(psd[bin] - level))
+        }
+        #expect(worst < 0.01, "largest difference \(worst) dB")
+    }
+}

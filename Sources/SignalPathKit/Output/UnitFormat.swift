@@ -17,6 +17,23 @@ public enum UnitFormat {
         return sign + padded.dropLast(decimals) + "." + padded.suffix(decimals)
     }
 
+    /// `value` with `digits` significant digits, without exponent for everyday magnitudes:
+    /// `significant(0.70710678118, 4)` → "0.7071".
+    public static func significant(_ value: Double, _ digits: Int) -> String {
+        guard value.isFinite, value != 0 else { return value == 0 ? "0" : fixed(value, 0) }
+        var magnitude = 0
+        var scaled = abs(value)
+        while scaled >= 10 { scaled /= 10; magnitude += 1 }
+        while scaled < 1 { scaled *= 10; magnitude -= 1 }
+        guard magnitude > -15 && magnitude < 15 else { return value.description }
+        var text = fixed(value, max(0, digits - 1 - magnitude))
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
+    }
+
     /// A duration: "0.250 s", "12.500 s", "1 min 02.5 s", "1 h 02 min 03.5 s".
     public static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 60 else { return fixed(seconds, 3) + " s" }

@@ -65,23 +65,25 @@ public struct TimeRange: Sendable, Equatable, CustomStringConvertible {
         return (start.map(format) ?? "start") + " .. " + (end.map(format) ?? "end")
     }
 
-    /// The frames of this range in a file of `frames` frames at `sampleRate`: times round to the
-    /// nearest frame; an end past the end of the file is the end of the file.
+    /// The frames of this range in a file of `frames` frames at `sampleRate` (nil for a stream of
+    /// unknown length): times round to the nearest frame; an end past the end of the file is the
+    /// end of the file; a stream's open end is `Int64.max` (until it ends).
     /// - Throws: `SignalPathError.invalidRequest` for an empty, reversed or outside range,
     ///   naming the file's duration.
-    public func frames(in path: String, sampleRate: Int, frames: Int64) throws(SignalPathError) -> Range<Int64> {
+    public func frames(in path: String, sampleRate: Int, frames: Int64?) throws(SignalPathError) -> Range<Int64> {
         let rate = Double(sampleRate)
-        let duration = UnitFormat.duration(Double(frames) / rate)
+        let total = frames ?? Int64.max
+        let duration = frames.map { "it lasts " + UnitFormat.duration(Double($0) / rate) } ?? "its length is unknown"
         let first = start.map { Int64(($0 * rate).rounded()) } ?? 0
-        let last = end.map { min(Int64(($0 * rate).rounded()), frames) } ?? frames
+        let last = end.map { min(Int64(($0 * rate).rounded()), total) } ?? total
         if let start, let end, end <= start {
-            throw .invalidRequest(path: path, reason: "range \(self) is empty or reversed (the file lasts \(duration))")
+            throw .invalidRequest(path: path, reason: "range \(self) is empty or reversed (\(duration))")
         }
-        guard first < frames else {
-            throw .invalidRequest(path: path, reason: "range \(self) starts after the end of the file (it lasts \(duration))")
+        guard first < total else {
+            throw .invalidRequest(path: path, reason: "range \(self) starts after the end of the file (\(duration))")
         }
         guard first < last else {
-            throw .invalidRequest(path: path, reason: "range \(self) holds no samples (the file lasts \(duration))")
+            throw .invalidRequest(path: path, reason: "range \(self) holds no samples (\(duration))")
         }
         return first..<last
     }

@@ -6,14 +6,17 @@ import Synchronization
 /// Segments are grouped in chunks of `segmentsPerChunk`; chunks run in parallel in a task group,
 /// each on a worker's own reader, FFT buffers and scratch, and their partial results are combined in
 /// chunk order. Because the grouping and the order do not depend on the number of workers, the
-/// result is bit-identical with one worker or many.
+/// result is bit-identical with one worker or many. A stream of unknown length is analysed by one
+/// worker, chunk after chunk, until it ends.
 public struct SpectrumAnalyzer: Sendable {
     public let file: AudioFile
+    /// The frames asked for; for a stream of unknown length the upper bound is `Int64.max`.
     public let frames: Range<Int64>
     public let channels: ChannelSelection
     /// The parameters in use: the window shrinks to fit a range shorter than it.
     public let parameters: SpectrumParameters
-    public let segmentCount: Int
+    /// Segments in the range, or nil when a stream's length is unknown until it ends.
+    public let segmentCount: Int?
 
     /// Segments per chunk of work: about 5 s of 48 kHz audio with the default hop.
     static let segmentsPerChunk = 128
@@ -31,7 +34,8 @@ public struct SpectrumAnalyzer: Sendable {
         precondition(!frames.isEmpty)
         try channels.validate(channels: file.format.channels, path: file.path)
         var parameters = parameters
-        if Int64(parameters.windowSize) > Int64(frames.count) {
+        let isOpenEnded = frames.upperBound == Int64.max
+        if !isOpenEnded && Int64(parameters.windowSize) > Int64(frames.count) {
             // A range shorter than the window is one segment, zero-padded to the FFT size.
             parameters.windowSize = max(2, Int(frames.count))
         }
@@ -39,23 +43,30 @@ public struct SpectrumAnalyzer: Sendable {
         self.frames = frames
         self.channels = channels
         self.parameters = parameters
-        segmentCount = Int((Int64(frames.count) - Int64(parameters.windowSize)) / Int64(parameters.hop)) + 1
-        if parameters.averaging == .median {
-            let bytes = segmentCount * (parameters.fftSize / 2 + 1) * channels.count(channels: file.format.channels) * 4
-            if bytes > SpectrumAnalyzer.medianMemoryLimit {
-                throw .invalidRequest(path: file.path, reason: "median averaging over \(segmentCount) segments would need \(UnitFormat.bytes(Int64(bytes))); use a shorter range or --average mean")
-            }
-        }
+        segmentCount = isOpenEnded ? nil
+            : Int((Int64(frames.count) - Int64(parameters.windowSize)) / Int64(parameters.hop)) + 1
+        if let segmentCount { try checkMedianMemory(segments: segmentCount) }
     }
 
-    private var chunkCount: Int { (segmentCount + Self.segmentsPerChunk - 1) / Self.segmentsPerChunk }
+    /// Median averaging keeps every segment's power: refuse what would not fit.
+    func checkMedianMemory(segments: Int) throws(SignalPathError) {
+        guard parameters.averaging == .median else { return }
+        let bytes = segments * (parameters.fftSize / 2 + 1) * channels.count(channels: file.format.channels) * 4
+        if bytes > SpectrumAnalyzer.medianMemoryLimit {
+            throw .invalidRequest(path: file.path, reason: "median averaging over \(segments) segments would need \(UnitFormat.bytes(Int64(bytes))); use a shorter range or --average mean")
+        }
+    }
 
     /// Runs the analysis on up to `workers` tasks (one for a stream, which reads front to back).
     public func run(workers: Int = 2) async throws(SignalPathError) -> PowerSpectrum {
         let window = WindowTable(parameters.window, size: parameters.windowSize)
         let combiner = ChunkCombiner(averaging: parameters.averaging, channels: channels.count(channels: file.format.channels),
-                                     bins: parameters.fftSize / 2 + 1, segments: segmentCount)
-        let workerCount = file.isSeekable ? max(1, min(workers, chunkCount)) : 1
+                                     bins: parameters.fftSize / 2 + 1)
+        guard let segmentCount else {
+            return try finish(combiner, window: window, segments: try runToEnd(combiner, window: window))
+        }
+        let chunkCount = (segmentCount + Self.segmentsPerChunk - 1) / Self.segmentsPerChunk
+        let workerCount = file.isSeekable ? max(1, min(workers, chunkCount)) : 1  // a stream has one reader
         var pool: [ChunkWorker] = []
         for _ in 0..<workerCount {
             pool.append(ChunkWorker(analyzer: self, reader: try file.makeReader(), window: window))
@@ -79,10 +90,33 @@ public struct SpectrumAnalyzer: Sendable {
         } catch {
             throw .invalidRequest(path: file.path, reason: "analysis was cancelled")
         }
+        return try finish(combiner, window: window, segments: segmentCount)
+    }
+
+    /// A stream of unknown length: one worker, chunk after chunk, until a chunk comes out short.
+    private func runToEnd(_ combiner: ChunkCombiner, window: WindowTable) throws(SignalPathError) -> Int {
+        let worker = ChunkWorker(analyzer: self, reader: try file.makeReader(), window: window)
+        var segments = 0
+        for chunk in 0... {
+            let result = try worker.process(chunk: chunk)
+            segments += result.segments
+            try checkMedianMemory(segments: segments)
+            combiner.add(result)
+            if result.segments < Self.segmentsPerChunk { break }
+        }
+        guard segments > 0 else {
+            throw .invalidRequest(path: file.path, reason: "the stream holds fewer frames than one \(parameters.windowSize)-frame window; use a smaller --window-size")
+        }
+        return segments
+    }
+
+    private func finish(_ combiner: ChunkCombiner, window: WindowTable, segments: Int) throws(SignalPathError) -> PowerSpectrum {
+        // The span the segments cover: the trailing frames short of a whole segment are not analysed.
+        let span = Int64(segments - 1) * Int64(parameters.hop) + Int64(parameters.windowSize)
         return PowerSpectrum(
-            path: file.path, sampleRate: file.format.sampleRate, frames: frames, parameters: parameters,
-            windowSum: window.sum, windowSumOfSquares: window.sumOfSquares, segments: segmentCount,
-            channelNames: channels.names(channels: file.format.channels), power: combiner.result())
+            path: file.path, sampleRate: file.format.sampleRate, frames: frames.lowerBound..<frames.lowerBound + span,
+            parameters: parameters, windowSum: window.sum, windowSumOfSquares: window.sumOfSquares, segments: segments,
+            channelNames: channels.names(channels: file.format.channels), power: combiner.result(segments: segments))
     }
 }
 
@@ -90,6 +124,8 @@ public struct SpectrumAnalyzer: Sendable {
 /// segment's value (median).
 struct ChunkResult: Sendable {
     var index: Int
+    /// Segments in the chunk: `segmentsPerChunk`, fewer for the last.
+    var segments: Int
     var values: [[Double]]
     /// For median averaging: per channel, the chunk's segments' power, segment after segment.
     var segmentPower: [[Float]]
@@ -122,7 +158,8 @@ final class ChunkWorker: @unchecked Sendable {
         let fileChannels = source.channels
         let selected = analyzer.channels.count(channels: fileChannels)
         let first = chunk * SpectrumAnalyzer.segmentsPerChunk
-        let last = min(first + SpectrumAnalyzer.segmentsPerChunk, analyzer.segmentCount)
+        let last = min(first + SpectrumAnalyzer.segmentsPerChunk, analyzer.segmentCount ?? Int.max)
+        var done = 0
         let averaging = parameters.averaging
         let initial: Double = averaging == .max ? -.infinity : (averaging == .min ? .infinity : 0)
         var values = [[Double]](repeating: [Double](repeating: initial, count: bins), count: selected)
@@ -130,8 +167,10 @@ final class ChunkWorker: @unchecked Sendable {
         for segment in first..<last {
             let start = analyzer.frames.lowerBound + Int64(segment) * Int64(parameters.hop)
             guard try source.load(from: start) else {
+                if analyzer.segmentCount == nil { break }  // the end of a stream
                 throw .malformed(path: analyzer.file.path, reason: "the file ended before frame \(start + Int64(parameters.windowSize))")
             }
+            done += 1
             for output in 0..<selected {
                 transform(output: output, fileChannels: fileChannels)
                 switch averaging {
@@ -146,7 +185,7 @@ final class ChunkWorker: @unchecked Sendable {
                 }
             }
         }
-        return ChunkResult(index: chunk, values: values, segmentPower: segmentPower)
+        return ChunkResult(index: chunk, segments: done, values: values, segmentPower: segmentPower)
     }
 
     /// Windows one output channel of the loaded segment into the FFT and leaves |X|² in `power`.
@@ -180,15 +219,13 @@ final class ChunkWorker: @unchecked Sendable {
 /// Combines chunk results in chunk order, whatever order they finish in.
 final class ChunkCombiner {
     private let averaging: Averaging
-    private let segments: Int
     private var total: [[Double]]
     private var medianValues: [[Float]]
     private var nextIndex = 0
     private var pending: [Int: ChunkResult] = [:]
 
-    init(averaging: Averaging, channels: Int, bins: Int, segments: Int) {
+    init(averaging: Averaging, channels: Int, bins: Int) {
         self.averaging = averaging
-        self.segments = segments
         let initial: Double = averaging == .max ? -.infinity : (averaging == .min ? .infinity : 0)
         total = [[Double]](repeating: [Double](repeating: initial, count: bins), count: channels)
         medianValues = [[Float]](repeating: [], count: averaging == .median ? channels : 0)
@@ -213,8 +250,8 @@ final class ChunkCombiner {
         }
     }
 
-    /// The combined power per channel and bin.
-    func result() -> [[Double]] {
+    /// The combined power per channel and bin, over `segments` segments in all.
+    func result(segments: Int) -> [[Double]] {
         switch averaging {
         case .mean:
             return total.map { $0.map { $0 / Double(segments) } }

@@ -25,12 +25,18 @@ struct Info: ParsableCommand {
     func run() throws {
         var failures = FailureTally()
         var reports: [FileInfo] = []
+        let format = output.resolved(fallback: .text)
         for path in files {
             do throws(SignalPathError) {
                 let info = try FileInfo(file: AudioFile.open(path))
-                switch output.format {
+                switch format {
                 case .text: print((reports.isEmpty ? "" : "\n") + info.text)
                 case .ndjson: print(JSONValue.object([.init("schema", .string(FileInfo.schema))] + info.jsonMembers).serialized())
+                case .csv, .tsv:
+                    var table = DelimitedText(format == .csv ? .csv : .tsv)
+                    if reports.isEmpty { table.append(FileInfo.tableColumns) }
+                    table.append(info.tableFields)
+                    print(table.text, terminator: "")
                 case .json: break
                 }
                 reports.append(info)
@@ -38,7 +44,7 @@ struct Info: ParsableCommand {
                 failures.record(error)
             }
         }
-        if output.format == .json {
+        if format == .json {
             let document = JSONValue.object([
                 "schema": .string(FileInfo.schema),
                 "files": .array(reports.map(\.json)),

@@ -1,11 +1,19 @@
 import ArgumentParser
+import SignalPathKit
 
 /// How results are written: for people or for programs.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, ndjson
+    case text, csv, tsv, json, ndjson
 }
 
 struct MachineOutputOptions: ParsableArguments {
-    @Option(name: .long, help: "Output format: text (aligned, for people), json (one document) or ndjson (one line per file).")
-    var format: OutputFormat = .text
+    @Option(name: .long, help: ArgumentHelp(
+        "Output format: text (for people), csv, tsv, json (one document) or ndjson (one line per file).",
+        discussion: "Default: text when standard output is a terminal, csv otherwise."))
+    var format: OutputFormat?
+
+    /// The format to write: the one asked for, or text on a terminal and `fallback` otherwise.
+    func resolved(fallback: OutputFormat) -> OutputFormat {
+        format ?? (StandardOutput.isTerminal ? .text : fallback)
+    }
 }

@@ -1,0 +1,16 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How much to do in parallel.
+struct JobOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Worker threads for long ranges (default: one per core).", valueName: "n"))
+    var jobs: Int?
+
+    func validate() throws {
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs takes 1 to 256.") }
+    }
+
+    var workers: Int { jobs ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}
