@@ -27,7 +27,9 @@ final class PCMDecoder: FrameDecoder {
     }
 
     func limitReadAhead(toFrame frame: Int64) {
-        cursor.limitReadAhead(to: layout.dataOffset + frame * Int64(layout.bytesPerFrame))
+        let (bytes, overflow) = frame.multipliedReportingOverflow(by: Int64(layout.bytesPerFrame))
+        let (end, overflowAgain) = bytes.addingReportingOverflow(layout.dataOffset)
+        cursor.limitReadAhead(to: overflow || overflowAgain ? Int64.max : end)  // "to the end of a stream"
     }
 
     func read(into buffer: inout [Float], at offset: Int, frames: Int) throws(SignalPathError) -> Int {

@@ -14,8 +14,8 @@ public struct OctaveBand: Sendable, Equatable {
     public var lower: Double
     public var upper: Double
 
-    /// The bands of 1/`fraction` octave (1, 2, 3, 6, 12 or 24) whose upper edge lies above 17.5 Hz
-    /// and whose lower edge lies below `nyquist`.
+    /// The bands of 1/`fraction` octave (1, 2, 3, 6, 12 or 24) that lie whole between 17.5 Hz and
+    /// `nyquist` (a band cut by Nyquist would read low).
     public static func bands(fraction: Int, upTo nyquist: Double) -> [OctaveBand] {
         precondition([1, 2, 3, 6, 12, 24].contains(fraction))
         let ratio = pow(10, 0.3)  // G: the base-10 octave ratio
@@ -27,7 +27,7 @@ public struct OctaveBand: Sendable, Equatable {
         for x in -10 * fraction...6 * fraction {
             let middle = centre(x)
             let lower = middle * pow(ratio, -1 / (2 * b)), upper = middle * pow(ratio, 1 / (2 * b))
-            guard upper > 17.5, lower < nyquist else { continue }
+            guard upper > 17.5, upper <= nyquist else { continue }
             bands.append(OctaveBand(centre: middle, nominal: nominal(middle, fraction: fraction), lower: lower, upper: upper))
         }
         return bands
