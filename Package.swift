@@ -22,10 +22,9 @@ let package = Package(
             pkgConfig: "fftw3f",
             providers: [.apt(["libfftw3-dev"])]
         ),
-        .systemLibrary(name: "CSystem"),
         .target(
             name: "SignalPathKit",
-            dependencies: ["CSndFile", "CFFTW", "CSystem"]
+            dependencies: ["CSndFile", "CFFTW"]
         ),
         .executableTarget(
             name: "signalpath",

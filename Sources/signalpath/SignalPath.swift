@@ -18,8 +18,4 @@ struct SignalPath: AsyncParsableCommand {
         subcommands: [Info.self, Spectrum.self]
     )
 
-    static func main() async {
-        MemoryTuning.reuseLargeBuffers()
-        await main(nil)
-    }
 }

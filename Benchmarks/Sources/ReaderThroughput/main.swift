@@ -99,7 +99,6 @@ func rawDispatch(_ path: String, chunk: Int = 1 << 20, ahead: Int = 3, lowWater:
     return sum
 }
 
-if getenv("NO_TUNING") == nil { MemoryTuning.reuseLargeBuffers() }
 /// The consumer of a decode pass: sums the samples with eight partial sums (cheap and
 /// vectorisable, so the pass measures delivery of samples, not a serial chain of additions).
 func consume(_ buffer: [Float], count: Int) -> Double {

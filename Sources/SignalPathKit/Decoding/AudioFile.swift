@@ -130,6 +130,16 @@ public final class AudioFile: Sendable {
         return AudioReader(file: self, decoder: try SndFile(cursor: FileCursor(file: source), path: path))
     }
 
+    /// The bytes that hold `frames`, for uncompressed PCM; nil where frames have no fixed place
+    /// (compressed formats, streams).
+    public func byteRange(ofFrames frames: Range<Int64>) -> Range<Int64>? {
+        guard let layout, source != nil else { return nil }
+        let perFrame = Int64(layout.bytesPerFrame)
+        let end = min(frames.upperBound, layout.frames ?? frames.upperBound)
+        guard end > frames.lowerBound else { return nil }
+        return layout.dataOffset + frames.lowerBound * perFrame..<layout.dataOffset + end * perFrame
+    }
+
     /// The interleaved samples of `range` (fewer frames if the file ends first), through a new reader.
     public func readFrames(_ range: Range<Int64>) throws(SignalPathError) -> [Float] {
         try makeReader().readFrames(range)

@@ -92,6 +92,19 @@ public final class CachedFile: Sendable {
         }
     }
 
+    /// Brings the blocks covering `range` into the cache, suspending (not blocking a thread) until
+    /// they have arrived. Task-based workers call it before decoding a range synchronously, so that
+    /// they do not block the cooperative thread pool waiting for I/O.
+    public func load(_ range: Range<Int64>) async throws(SignalPathError) {
+        guard !range.isEmpty else { return }
+        let blocks = blockIndex(containing: range.lowerBound)...blockIndex(containing: range.upperBound - 1)
+        let pending = blocks.compactMap { index -> PendingRead? in
+            if case .pending(let read) = locate(index) { return read }
+            return nil
+        }
+        for read in pending { _ = try await read.outcome().get() }
+    }
+
     /// Starts reading the blocks in `indices` that are neither cached nor already being read, and
     /// lie inside the file; returns at once.
     public func prefetch(_ indices: Range<Int64>) {

@@ -18,6 +18,13 @@ final class PendingRead: @unchecked Sendable {
         finished.leave()
     }
 
+    /// Suspends until the read has finished, without blocking a thread.
+    func outcome() async -> Result<FileBytes, SignalPathError> {
+        await withCheckedContinuation { continuation in
+            finished.notify(queue: .global()) { continuation.resume(returning: self.outcome!) }
+        }
+    }
+
     /// Blocks the calling thread until the read has finished. Never call from the reader's own queue.
     func wait() -> Result<FileBytes, SignalPathError> {
         finished.wait()

@@ -77,7 +77,10 @@ public struct SpectrumAnalyzer: Sendable {
                 func start(_ worker: ChunkWorker) {
                     let chunk = nextChunk
                     nextChunk += 1
-                    group.addTask { (worker, try worker.process(chunk: chunk)) }
+                    group.addTask {
+                        try await worker.load(chunk: chunk)
+                        return (worker, try worker.process(chunk: chunk))
+                    }
                 }
                 for worker in pool { start(worker) }
                 while let (worker, result) = try await group.next() {
@@ -152,6 +155,23 @@ final class ChunkWorker: @unchecked Sendable {
         power = [Float](repeating: 0, count: parameters.fftSize / 2 + 1)
     }
 
+    /// The frames chunk `chunk` reads.
+    private func frames(ofChunk chunk: Int) -> Range<Int64> {
+        let parameters = analyzer.parameters
+        let first = Int64(chunk * SpectrumAnalyzer.segmentsPerChunk)
+        let last = min(first + Int64(SpectrumAnalyzer.segmentsPerChunk), Int64(analyzer.segmentCount ?? Int.max))
+        let start = analyzer.frames.lowerBound + first * Int64(parameters.hop)
+        return start..<start + (last - first - 1) * Int64(parameters.hop) + Int64(parameters.windowSize)
+    }
+
+    /// Brings the chunk's bytes into the cache without blocking a thread, where the format lets us
+    /// know which bytes those are; `process` then decodes from memory.
+    func load(chunk: Int) async throws(SignalPathError) {
+        if let source = analyzer.file.source, let bytes = analyzer.file.byteRange(ofFrames: frames(ofChunk: chunk)) {
+            try await source.load(bytes)
+        }
+    }
+
     func process(chunk: Int) throws(SignalPathError) -> ChunkResult {
         let parameters = analyzer.parameters
         let bins = fft.binCount
@@ -162,7 +182,8 @@ final class ChunkWorker: @unchecked Sendable {
         var done = 0
         let averaging = parameters.averaging
         let initial: Double = averaging == .max ? -.infinity : (averaging == .min ? .infinity : 0)
-        var values = [[Double]](repeating: [Double](repeating: initial, count: bins), count: selected)
+        // Channel after channel in one flat array: the per-bin loops below run on plain pointers.
+        var values = [Double](repeating: initial, count: bins * selected)
         var segmentPower = [[Float]](repeating: [], count: averaging == .median ? selected : 0)
         for segment in first..<last {
             let start = analyzer.frames.lowerBound + Int64(segment) * Int64(parameters.hop)
@@ -173,19 +194,25 @@ final class ChunkWorker: @unchecked Sendable {
             done += 1
             for output in 0..<selected {
                 transform(output: output, fileChannels: fileChannels)
-                switch averaging {
-                case .mean:
-                    for bin in 0..<bins { values[output][bin] += Double(power[bin]) }
-                case .max:
-                    for bin in 0..<bins { values[output][bin] = Swift.max(values[output][bin], Double(power[bin])) }
-                case .min:
-                    for bin in 0..<bins { values[output][bin] = Swift.min(values[output][bin], Double(power[bin])) }
-                case .median:
+                if averaging == .median {
                     segmentPower[output] += power[0..<bins]
+                    continue
+                }
+                power.withUnsafeBufferPointer { power in
+                    values.withUnsafeMutableBufferPointer { all in
+                        let values = UnsafeMutableBufferPointer(rebasing: all[output * bins..<(output + 1) * bins])
+                        switch averaging {
+                        case .mean: for bin in 0..<bins { values[bin] += Double(power[bin]) }
+                        case .max: for bin in 0..<bins { values[bin] = Swift.max(values[bin], Double(power[bin])) }
+                        case .min: for bin in 0..<bins { values[bin] = Swift.min(values[bin], Double(power[bin])) }
+                        case .median: break
+                        }
+                    }
                 }
             }
         }
-        return ChunkResult(index: chunk, segments: done, values: values, segmentPower: segmentPower)
+        let perChannel = (0..<selected).map { Array(values[$0 * bins..<($0 + 1) * bins]) }
+        return ChunkResult(index: chunk, segments: done, values: perChannel, segmentPower: segmentPower)
     }
 
     /// Windows one output channel of the loaded segment into the FFT and leaves |X|² in `power`.
