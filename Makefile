@@ -21,7 +21,7 @@ help:
 	@echo "make test     run the test suite"
 	@echo "make build    release build (.build/release/signalpath)"
 	@echo "make install  install into PREFIX=$(PREFIX), with shell completions"
-	@echo "make bench    reader throughput against pread (not part of make test)"
+	@echo "make bench    reader throughput against pread, spectrum against scipy (not part of make test)"
 	@echo "make samples  regenerate Samples/ (needs python3 with numpy, scipy, soundfile)"
 	@echo "make clean    remove build products"
 
@@ -48,11 +48,14 @@ test: setup
 	$(SWIFT) test --skip-build
 
 demo: build
-	@echo "\$$ signalpath info Samples/sine-1k-48k-s16-mono.wav Samples/chirp-log-20-20k-48k-s24.flac Samples/chord-a-major-44k1-stereo.ogg"
-	@$(RELEASE) info Samples/sine-1k-48k-s16-mono.wav Samples/chirp-log-20-20k-48k-s24.flac Samples/chord-a-major-44k1-stereo.ogg
+	@echo "\$$ signalpath info Samples/chord-a-major-44k1-stereo.ogg"
+	@$(RELEASE) info Samples/chord-a-major-44k1-stereo.ogg
 	@echo
-	@echo "\$$ signalpath info --format json Samples/sine-1k-48k-s16-mono.rf64"
-	@$(RELEASE) info --format json Samples/sine-1k-48k-s16-mono.rf64
+	@echo "\$$ signalpath spectrum Samples/chord-a-major-44k1-stereo.ogg --range 0.5s..2.5s --format text --peaks 4"
+	@$(RELEASE) spectrum Samples/chord-a-major-44k1-stereo.ogg --range 0.5s..2.5s --format text --peaks 4
+	@echo
+	@echo "\$$ signalpath spectrum Samples/tone-step-500-1k-48k-s16.wav --bands 1/1 --range 2s.. | head -6"
+	@$(RELEASE) spectrum Samples/tone-step-500-1k-48k-s16.wav --bands 1/1 --range 2s.. | head -6
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"
@@ -86,8 +89,17 @@ $(BENCH_DATA)/decode-512MiB.wav:
 	python3 -c "import struct,sys; n=1<<29; sys.stdout.buffer.write(b'RIFF'+struct.pack('<I',36+n)+b'WAVEfmt '+struct.pack('<IHHIIHH',16,1,2,48000,192000,4,16)+b'data'+struct.pack('<I',n))" > $@
 	head -c 536870912 /dev/urandom >> $@
 
-bench: bench-setup $(BENCH_DATA)/reader-1GiB.bin $(BENCH_DATA)/decode-512MiB.wav
+# 60 minutes of 48 kHz stereo 16-bit: 1 kHz sine on the left, pink noise on the right.
+$(BENCH_DATA)/long-60min.wav:
+	mkdir -p $(BENCH_DATA)
+	sox -n -r 48000 -b 16 -c 2 $@ synth 3600 sine 1000 pinknoise vol 0.5
+
+bench: bench-setup build $(BENCH_DATA)/reader-1GiB.bin $(BENCH_DATA)/decode-512MiB.wav $(BENCH_DATA)/long-60min.wav
+	@python3 -c "import soundfile, scipy" 2>/dev/null || python3 -m pip install --quiet soundfile scipy
 	cd Benchmarks && $(SWIFT) build -c release
 	Benchmarks/.build/release/ReaderThroughput $(BENCH_DATA)/reader-1GiB.bin 15 $(BENCH_DATA)/decode-512MiB.wav
 	@if [ "$$(id -u)" = 0 ]; then COLD=1 Benchmarks/.build/release/ReaderThroughput $(BENCH_DATA)/reader-1GiB.bin 5 $(BENCH_DATA)/decode-512MiB.wav; fi
 	@echo "cat for reference (warm):"; hyperfine -N --warmup 1 --runs 10 'cat $(BENCH_DATA)/reader-1GiB.bin' 2>/dev/null | grep -E "Time|Range" || true
+	hyperfine -N --warmup 1 --runs 5 \
+	  '$(RELEASE) spectrum $(BENCH_DATA)/long-60min.wav --scale psd --format csv' \
+	  'python3 Benchmarks/scripts/welch_streaming.py $(BENCH_DATA)/long-60min.wav'

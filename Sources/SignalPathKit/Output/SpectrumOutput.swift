@@ -134,7 +134,10 @@ extension SpectrumReport {
         for (channel, channelPeaks) in peaks.enumerated() where !channelPeaks.isEmpty {
             lines.append("  peaks (\(spectrum.channelNames[channel]))")
             for (rank, peak) in channelPeaks.enumerated() {
-                let note = peak.note.map { "  \($0.name) \($0.cents >= 0 ? "+" : "")\(UnitFormat.fixed($0.cents, 0)) cents" } ?? ""
+                let note = peak.note.map { note -> String in
+                    let cents = note.cents.rounded()
+                    return "  \(note.name) \(cents > 0 ? "+" : (cents < 0 ? "" : "±"))\(UnitFormat.fixed(cents, 0)) cents"
+                } ?? ""
                 let frequency = UnitFormat.fixed(peak.frequency, 1) + " Hz"
                 lines.append("    \(rank + 1).  " + String(repeating: " ", count: max(0, 11 - frequency.count)) + frequency
                     + "   " + UnitFormat.fixed(peak.level, 2) + " dBFS" + note)
