@@ -20,6 +20,8 @@ public final class CachedFile: Sendable {
     /// Default block size: large enough that DispatchIO's per-read cost (a fresh buffer, thread
     /// hand-offs) is spread thin, small enough that a random seek reads little more than it needs.
     /// With 2 blocks of read-ahead it was the fastest of 256 KiB–2 MiB × 1–4 ahead (`make bench`).
+    /// Keep it ≥ 128 KiB: smaller read buffers come from glibc's heap, which they fragment until
+    /// memory grows with the length of the file (see docs/ARCHITECTURE.md).
     public static let defaultBlockSize = 1 << 20
     /// Default cache budget: bounded memory whatever the file size.
     public static let defaultCacheBytes = 16 << 20
