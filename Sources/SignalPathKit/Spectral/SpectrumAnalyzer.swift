@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Computes the averaged spectrum of a frame range (Welch's method): overlapping windowed
 /// segments, one FFT per segment and channel, combined per bin.
 ///
@@ -155,13 +153,21 @@ final class ChunkWorker: @unchecked Sendable {
         power = [Float](repeating: 0, count: parameters.fftSize / 2 + 1)
     }
 
+    /// The segments of chunk `chunk` (open-ended for a stream of unknown length).
+    private func segments(ofChunk chunk: Int) -> Range<Int> {
+        let first = chunk * SpectrumAnalyzer.segmentsPerChunk
+        return first..<min(first + SpectrumAnalyzer.segmentsPerChunk, analyzer.segmentCount ?? Int.max)
+    }
+
+    /// The frame where segment `segment` starts.
+    private func start(ofSegment segment: Int) -> Int64 {
+        analyzer.frames.lowerBound + Int64(segment) * Int64(analyzer.parameters.hop)
+    }
+
     /// The frames chunk `chunk` reads.
     private func frames(ofChunk chunk: Int) -> Range<Int64> {
-        let parameters = analyzer.parameters
-        let first = Int64(chunk * SpectrumAnalyzer.segmentsPerChunk)
-        let last = min(first + Int64(SpectrumAnalyzer.segmentsPerChunk), Int64(analyzer.segmentCount ?? Int.max))
-        let start = analyzer.frames.lowerBound + first * Int64(parameters.hop)
-        return start..<start + (last - first - 1) * Int64(parameters.hop) + Int64(parameters.windowSize)
+        let segments = segments(ofChunk: chunk)
+        return start(ofSegment: segments.lowerBound)..<start(ofSegment: segments.upperBound - 1) + Int64(analyzer.parameters.windowSize)
     }
 
     /// Brings the chunk's bytes into the cache without blocking a thread, where the format lets us
@@ -177,16 +183,13 @@ final class ChunkWorker: @unchecked Sendable {
         let bins = fft.binCount
         let fileChannels = source.channels
         let selected = analyzer.channels.count(channels: fileChannels)
-        let first = chunk * SpectrumAnalyzer.segmentsPerChunk
-        let last = min(first + SpectrumAnalyzer.segmentsPerChunk, analyzer.segmentCount ?? Int.max)
         var done = 0
         let averaging = parameters.averaging
-        let initial: Double = averaging == .max ? -.infinity : (averaging == .min ? .infinity : 0)
         // Channel after channel in one flat array: the per-bin loops below run on plain pointers.
-        var values = [Double](repeating: initial, count: bins * selected)
+        var values = [Double](repeating: averaging.identity, count: bins * selected)
         var segmentPower = [[Float]](repeating: [], count: averaging == .median ? selected : 0)
-        for segment in first..<last {
-            let start = analyzer.frames.lowerBound + Int64(segment) * Int64(parameters.hop)
+        for segment in segments(ofChunk: chunk) {
+            let start = start(ofSegment: segment)
             guard try source.load(from: start) else {
                 if analyzer.segmentCount == nil { break }  // the end of a stream
                 throw .malformed(path: analyzer.file.path, reason: "the file ended before frame \(start + Int64(parameters.windowSize))")
@@ -253,8 +256,7 @@ final class ChunkCombiner {
 
     init(averaging: Averaging, channels: Int, bins: Int) {
         self.averaging = averaging
-        let initial: Double = averaging == .max ? -.infinity : (averaging == .min ? .infinity : 0)
-        total = [[Double]](repeating: [Double](repeating: initial, count: bins), count: channels)
+        total = [[Double]](repeating: [Double](repeating: averaging.identity, count: bins), count: channels)
         medianValues = [[Float]](repeating: [], count: averaging == .median ? channels : 0)
     }
 
@@ -262,16 +264,13 @@ final class ChunkCombiner {
         pending[result.index] = result
         while let next = pending.removeValue(forKey: nextIndex) {
             for channel in total.indices {
-                for bin in total[channel].indices {
-                    let value = next.values[channel][bin]
-                    switch averaging {
-                    case .mean: total[channel][bin] += value
-                    case .max: total[channel][bin] = max(total[channel][bin], value)
-                    case .min: total[channel][bin] = min(total[channel][bin], value)
-                    case .median: break
-                    }
+                if averaging == .median {
+                    medianValues[channel] += next.segmentPower[channel]
+                    continue
                 }
-                if averaging == .median { medianValues[channel] += next.segmentPower[channel] }
+                for bin in total[channel].indices {
+                    total[channel][bin] = averaging.combine(total[channel][bin], next.values[channel][bin])
+                }
             }
             nextIndex += 1
         }
@@ -309,5 +308,27 @@ final class ChunkCombiner {
             for k in 1...(n - 1) / 2 { bias += 1 / Double(2 * k + 1) - 1 / Double(2 * k) }
         }
         return bias
+    }
+}
+
+extension Averaging {
+    /// The value a combination starts from: 0 for a sum, ∓∞ for a maximum or minimum.
+    var identity: Double {
+        switch self {
+        case .mean, .median: return 0
+        case .max: return -.infinity
+        case .min: return .infinity
+        }
+    }
+
+    /// Two partial results combined: summed (mean), the larger (max) or the smaller (min).
+    /// Median keeps every value instead and does not combine.
+    func combine(_ a: Double, _ b: Double) -> Double {
+        switch self {
+        case .mean: return a + b
+        case .max: return Swift.max(a, b)
+        case .min: return Swift.min(a, b)
+        case .median: preconditionFailure("median keeps every segment's value")
+        }
     }
 }

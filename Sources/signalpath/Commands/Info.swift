@@ -12,21 +12,15 @@ struct Info: ParsableCommand {
             """
     )
 
-    @Argument(help: "Audio files to describe; `-` reads standard input.")
-    var files: [String]
+    @OptionGroup var input: FileArguments
 
     @OptionGroup var output: MachineOutputOptions
-
-    func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("Name at least one file (or `-` for standard input).") }
-        guard files.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("Standard input (`-`) can be read only once.") }
-    }
 
     func run() throws {
         var failures = FailureTally()
         var reports: [FileInfo] = []
         let format = output.resolved(fallback: .text)
-        for path in files {
+        for path in input.files {
             do throws(SignalPathError) {
                 let info = try FileInfo(file: AudioFile.open(path))
                 switch format {

@@ -25,19 +25,13 @@ struct Spectrum: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Audio files; `-` reads standard input.")
-    var files: [String]
+    @OptionGroup var input: FileArguments
 
     @OptionGroup var range: RangeOptions
     @OptionGroup var engine: SpectrumEngineOptions
     @OptionGroup var show: PresentationOptions
     @OptionGroup var output: MachineOutputOptions
     @OptionGroup var jobs: JobOptions
-
-    func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("Name at least one file (or `-` for standard input).") }
-        guard files.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("Standard input (`-`) can be read only once.") }
-    }
 
     func run() async throws {
         let format = output.resolved(fallback: .csv)
@@ -47,14 +41,14 @@ struct Spectrum: AsyncParsableCommand {
         var documents: [JSONValue] = []
         var table = DelimitedText(format == .tsv ? .tsv : .csv)
         var wroteHeader = false
-        for (index, path) in files.enumerated() {
+        for (index, path) in input.files.enumerated() {
             do throws(SignalPathError) {
                 let report = try await analyse(path, timeRange: timeRange, presentation: presentation)
                 switch format {
                 case .text:
                     print((index == 0 ? "" : "\n") + report.text)
                 case .csv, .tsv:
-                    let pathColumn = files.count > 1 ? path : nil
+                    let pathColumn = input.files.count > 1 ? path : nil
                     if show.peaks != nil {
                         report.appendPeaks(to: &table, header: !wroteHeader, path: pathColumn)
                     } else {
