@@ -85,15 +85,7 @@ extension SpectrumReport {
             return .number(scale.isDecibels ? (number * 10_000).rounded() / 10_000 : number)
         }
         let peakObjects: [JSONValue] = peaks.enumerated().flatMap { channel, channelPeaks in
-            channelPeaks.map { peak in
-                JSONValue.object([
-                    "channel": .string(spectrum.channelNames[channel]),
-                    "frequency_hz": .number((peak.frequency * 1000).rounded() / 1000),
-                    "level_dbfs": .number((peak.level * 100).rounded() / 100),
-                    "note": peak.note.map { .string($0.name) } ?? .null,
-                    "cents": peak.note.map { .number(($0.cents * 10).rounded() / 10) } ?? .null,
-                ])
-            }
+            channelPeaks.map { $0.jsonValue(channel: spectrum.channelNames[channel]) }
         }
         let rowObjects: [JSONValue] = rows.map { row in
             var members: [JSONValue.Member] = [.init("frequency_hz", .number(row.frequency))]
@@ -133,15 +125,7 @@ extension SpectrumReport {
         row("scale", presentation.scale.reference + (presentation.weighting == .z ? "" : ", \(presentation.weighting.rawValue)-weighted"))
         for (channel, channelPeaks) in peaks.enumerated() where !channelPeaks.isEmpty {
             lines.append("  peaks (\(spectrum.channelNames[channel]))")
-            for (rank, peak) in channelPeaks.enumerated() {
-                let note = peak.note.map { note -> String in
-                    let cents = note.cents.rounded()
-                    return "  \(note.name) \(cents > 0 ? "+" : (cents < 0 ? "" : "±"))\(UnitFormat.fixed(cents, 0)) cents"
-                } ?? ""
-                let frequency = UnitFormat.fixed(peak.frequency, 1) + " Hz"
-                lines.append("    \(rank + 1).  " + String(repeating: " ", count: max(0, 11 - frequency.count)) + frequency
-                    + "   " + UnitFormat.fixed(peak.level, 2) + " dBFS" + note)
-            }
+            for (rank, peak) in channelPeaks.enumerated() { lines.append("    \(rank + 1).  " + peak.text) }
         }
         return lines.joined(separator: "\n")
     }

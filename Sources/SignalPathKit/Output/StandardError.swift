@@ -8,12 +8,16 @@ import Darwin
 public enum StandardError {
     /// Writes `line` and a newline to file descriptor 2.
     public static func writeLine(_ line: String) {
-        var text = line
-        text += "\n"
+        write(line + "\n")
+    }
+
+    /// Writes `text` as it is to file descriptor 2.
+    public static func write(_ text: String) {
+        var text = text
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
                 if written <= 0 {
                     if written < 0 && errno == EINTR { continue }
                     return

@@ -138,19 +138,15 @@ struct ChunkResult: Sendable {
 /// its result; the task group's hand-off orders the accesses.
 final class ChunkWorker: @unchecked Sendable {
     private let analyzer: SpectrumAnalyzer
-    private let source: SegmentSource
-    private let fft: RealFFT
-    private let window: [Float]
-    private var power: [Float]
+    private let frames: FrameWindow
+    private let transform: SegmentTransform
 
     init(analyzer: SpectrumAnalyzer, reader: AudioReader, window: WindowTable) {
         self.analyzer = analyzer
         let parameters = analyzer.parameters
-        source = SegmentSource(reader: reader, length: parameters.windowSize)
+        frames = FrameWindow(reader: reader, capacity: parameters.windowSize)
         reader.limitReadAhead(toFrame: analyzer.frames.upperBound)
-        fft = RealFFT(size: parameters.fftSize)
-        self.window = window.coefficients
-        power = [Float](repeating: 0, count: parameters.fftSize / 2 + 1)
+        transform = SegmentTransform(fftSize: parameters.fftSize, window: window)
     }
 
     /// The segments of chunk `chunk` (open-ended for a stream of unknown length).
@@ -180,69 +176,42 @@ final class ChunkWorker: @unchecked Sendable {
 
     func process(chunk: Int) throws(SignalPathError) -> ChunkResult {
         let parameters = analyzer.parameters
-        let bins = fft.binCount
-        let fileChannels = source.channels
+        let bins = transform.binCount
+        let fileChannels = frames.channels
         let selected = analyzer.channels.count(channels: fileChannels)
+        let windowSize = parameters.windowSize
         var done = 0
         let averaging = parameters.averaging
-        // Channel after channel in one flat array: the per-bin loops below run on plain pointers.
+        // Channel after channel in one flat array: the per-bin loops run on plain pointers.
         var values = [Double](repeating: averaging.identity, count: bins * selected)
         var segmentPower = [[Float]](repeating: [], count: averaging == .median ? selected : 0)
         for segment in segments(ofChunk: chunk) {
             let start = start(ofSegment: segment)
-            guard try source.load(from: start) else {
+            guard try frames.load(start..<start + Int64(windowSize)) == windowSize else {
                 if analyzer.segmentCount == nil { break }  // the end of a stream
-                throw .malformed(path: analyzer.file.path, reason: "the file ended before frame \(start + Int64(parameters.windowSize))")
+                throw .malformed(path: analyzer.file.path, reason: "the file ended before frame \(start + Int64(windowSize))")
             }
             done += 1
             for output in 0..<selected {
-                transform(output: output, fileChannels: fileChannels)
+                let channel: Int? = switch analyzer.channels {
+                case .all: output
+                case .single(let index): index
+                case .mix: nil
+                }
+                frames.samples.withUnsafeBufferPointer { samples in
+                    transform.transform(samples, firstFrame: 0, channels: fileChannels, channel: channel)
+                }
                 if averaging == .median {
-                    segmentPower[output] += power[0..<bins]
+                    segmentPower[output] += transform.power[0..<bins]
                     continue
                 }
-                power.withUnsafeBufferPointer { power in
-                    values.withUnsafeMutableBufferPointer { all in
-                        let values = UnsafeMutableBufferPointer(rebasing: all[output * bins..<(output + 1) * bins])
-                        switch averaging {
-                        case .mean: for bin in 0..<bins { values[bin] += Double(power[bin]) }
-                        case .max: for bin in 0..<bins { values[bin] = Swift.max(values[bin], Double(power[bin])) }
-                        case .min: for bin in 0..<bins { values[bin] = Swift.min(values[bin], Double(power[bin])) }
-                        case .median: break
-                        }
-                    }
+                values.withUnsafeMutableBufferPointer { all in
+                    transform.combine(into: UnsafeMutableBufferPointer(rebasing: all[output * bins..<(output + 1) * bins]), averaging)
                 }
             }
         }
         let perChannel = (0..<selected).map { Array(values[$0 * bins..<($0 + 1) * bins]) }
         return ChunkResult(index: chunk, segments: done, values: perChannel, segmentPower: segmentPower)
-    }
-
-    /// Windows one output channel of the loaded segment into the FFT and leaves |X|² in `power`.
-    private func transform(output: Int, fileChannels: Int) {
-        let windowSize = window.count
-        let channel: Int? = switch analyzer.channels {
-        case .all: output
-        case .single(let index): index
-        case .mix: nil
-        }
-        source.samples.withUnsafeBufferPointer { samples in
-            window.withUnsafeBufferPointer { window in
-                fft.powerSpectrum(into: &power) { input in
-                    if let channel {
-                        for n in 0..<windowSize { input[n] = window[n] * samples[n &* fileChannels &+ channel] }
-                    } else {
-                        let scale = 1 / Float(fileChannels)
-                        for n in 0..<windowSize {
-                            var sum: Float = 0
-                            for c in 0..<fileChannels { sum += samples[n &* fileChannels &+ c] }
-                            input[n] = window[n] * sum * scale
-                        }
-                    }
-                    for n in windowSize..<input.count { input[n] = 0 }
-                }
-            }
-        }
     }
 }
 

@@ -25,9 +25,7 @@ struct SpectrumEngineOptions: ParsableArguments {
 
     func validate() throws {
         if fftSize != nil && resolution != nil { throw ValidationError("Give either --fft-size or --resolution, not both.") }
-        if let fftSize, !(SpectrumParameters.fftSizeRange.contains(fftSize) && fftSize % 2 == 0) {
-            throw ValidationError("--fft-size must be an even number from 16 to 4194304 (got \(fftSize)).")
-        }
+        if let fftSize { try Self.validate(fftSize: fftSize) }
         if let resolution, !(resolution > 0 && resolution.isFinite) {
             throw ValidationError("--resolution must be a positive number of Hz.")
         }
@@ -37,10 +35,20 @@ struct SpectrumEngineOptions: ParsableArguments {
         if let windowSize, let fftSize, windowSize > fftSize {
             throw ValidationError("--window-size (\(windowSize)) cannot be larger than --fft-size (\(fftSize)).")
         }
+        try Self.validate(window: window)
+        _ = try overlapFraction()
+    }
+
+    static func validate(fftSize: Int) throws {
+        guard SpectrumParameters.fftSizeRange.contains(fftSize) && fftSize % 2 == 0 else {
+            throw ValidationError("--fft-size must be an even number from 16 to 4194304 (got \(fftSize)).")
+        }
+    }
+
+    static func validate(window: String) throws {
         guard Window(name: window) != nil else {
             throw ValidationError("Unknown window '\(window)'. Use rectangular, hann, hamming, blackman, blackman-harris, flat-top, kaiser:BETA or gaussian:ALPHA.")
         }
-        _ = try overlapFraction()
     }
 
     func overlapFraction() throws -> Double {

@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Merges `AnalysisChunk`s in chunk order, whatever order they finish in, and turns the totals
+/// into a `SignalAnalysis`.
+final class AnalysisCombiner {
+    private let analyzer: SignalAnalyzer
+    private let channels: Int
+    private var levels: [LevelStatistics]
+    private var truePeaks: [Float]
+    private var nonFiniteSamples: [Int64]
+    /// Per 100 ms sub-block: weighted K-energy; per sub-block and channel: Σ sample².
+    private var weightedEnergy: [Double] = []
+    private var squares: [Double] = []
+    private var power: [Double]
+    private var segments = 0
+    private var framesDone: Int64 = 0
+    private var endOfInput: Int64?
+    private var nextIndex = 0
+    private var pending: [Int: AnalysisChunk] = [:]
+
+    init(analyzer: SignalAnalyzer) {
+        self.analyzer = analyzer
+        channels = analyzer.file.format.channels
+        levels = [LevelStatistics](repeating: LevelStatistics(), count: channels)
+        truePeaks = [Float](repeating: 0, count: channels)
+        nonFiniteSamples = [Int64](repeating: 0, count: channels)
+        power = [Double](repeating: 0, count: channels * (analyzer.spectrum.fftSize / 2 + 1))
+        // Reserved once: arrays that grow through the run would leave holes in the heap that the
+        // read buffers cannot reuse.
+        if let length = analyzer.knownLength {
+            let subBlocks = analyzer.subBlock(containing: length) + 1
+            weightedEnergy.reserveCapacity(subBlocks)
+            squares.reserveCapacity(subBlocks * channels)
+        }
+    }
+
+    /// The fraction of a range of known length merged so far.
+    var fractionDone: Double {
+        guard let length = analyzer.knownLength, length > 0 else { return 0 }
+        return Double(framesDone) / Double(length)
+    }
+
+    func add(_ chunk: AnalysisChunk) {
+        pending[chunk.index] = chunk
+        while let next = pending.removeValue(forKey: nextIndex) {
+            merge(next)
+            nextIndex += 1
+        }
+    }
+
+    private func merge(_ chunk: AnalysisChunk) {
+        for channel in 0..<channels {
+            levels[channel].merge(chunk.levels[channel])
+            truePeaks[channel] = max(truePeaks[channel], chunk.truePeaks[channel])
+            nonFiniteSamples[channel] += chunk.nonFiniteSamples[channel]
+        }
+        // A sub-block split between two chunks gets both halves.
+        for (slot, energy) in chunk.weightedEnergy.enumerated() {
+            let index = chunk.firstSubBlock + slot
+            if index < weightedEnergy.count { weightedEnergy[index] += energy } else { weightedEnergy.append(energy) }
+        }
+        for (slot, value) in chunk.squares.enumerated() {
+            let index = chunk.firstSubBlock * channels + slot
+            if index < squares.count { squares[index] += value } else { squares.append(value) }
+        }
+        for index in power.indices { power[index] += chunk.power[index] }
+        segments += chunk.segments
+        framesDone = max(framesDone, chunk.frames.upperBound)
+        endOfInput = chunk.endOfInput ?? endOfInput
+    }
+
+    func finish() throws(SignalPathError) -> SignalAnalysis {
+        let file = analyzer.file
+        let settings = analyzer.settings
+        let rate = Double(file.format.sampleRate)
+        let length = endOfInput ?? analyzer.knownLength ?? framesDone
+        let start = analyzer.frames.lowerBound
+        let frames = start..<start + length
+        // Whole sub-blocks only.
+        var wholeSubBlocks = 0
+        while wholeSubBlocks < weightedEnergy.count && analyzer.subBlockStart(wholeSubBlocks + 1) <= length { wholeSubBlocks += 1 }
+        let subBlockFrames = (0..<wholeSubBlocks).map { Int(analyzer.subBlockStart($0 + 1) - analyzer.subBlockStart($0)) }
+        let loudness = Loudness(subBlockEnergy: Array(weightedEnergy.prefix(wholeSubBlocks)), subBlockFrames: subBlockFrames)
+
+        let spectrum = makeSpectrum(frames: frames)
+        let meanSquare = spectrum?.meanSquare() ?? []
+        let threshold = pow(10, settings.silenceThreshold / 10)  // as a mean square
+        func blockMeanSquare(_ block: Int, _ channel: Int) -> Double {
+            squares[block * channels + channel] / Double(subBlockFrames[block])
+        }
+        var analyses: [ChannelAnalysis] = []
+        let names = ChannelSelection.all.names(channels: channels)
+        for channel in 0..<channels {
+            let statistics = levels[channel]
+            let counted = Double(max(1, statistics.finiteSamples))
+            let meanSquareLevel = statistics.sumOfSquares / counted
+            let rms = decibels(amplitude: meanSquareLevel.squareRoot()) + settings.rmsReference.offset
+            let peak = decibels(amplitude: Double(statistics.peak))
+            let blocks = (0..<wholeSubBlocks).map { blockMeanSquare($0, channel) }
+            let audible = blocks.filter { $0 > 0 }.sorted()
+            let floorMeanSquare = audible.isEmpty ? nil : Loudness.percentile(audible, AnalysisSettings.noiseFloorPercentile)
+            let bits = statistics.lowestBitExponent == .max ? nil : max(1, min(64, 1 - statistics.lowestBitExponent))
+            analyses.append(ChannelAnalysis(
+                index: channel + 1, name: names[channel], statistics: statistics,
+                peak: peak, peakTime: statistics.peakFrame.map { Double($0) / rate },
+                truePeak: decibels(amplitude: Double(truePeaks[channel])), rms: rms,
+                crest: decibels(amplitude: Double(statistics.peak) / meanSquareLevel.squareRoot()),
+                dcOffset: statistics.sum / counted,
+                minimum: statistics.finiteSamples > 0 ? Double(statistics.minimum) : 0,
+                maximum: statistics.finiteSamples > 0 ? Double(statistics.maximum) : 0,
+                clippedSamples: statistics.clippedSamples, clipEvents: statistics.clipEvents,
+                zeroCrossingRate: length > 1 ? Double(statistics.zeroCrossings) / (Double(length) / rate) : 0,
+                leadingSilence: Double((statistics.firstAudibleFrame.map { $0 - start }) ?? length) / rate,
+                trailingSilence: Double(statistics.lastAudibleFrame.map { frames.upperBound - 1 - $0 } ?? length) / rate,
+                silentFraction: blocks.isEmpty ? nil : Double(blocks.filter { $0 < threshold }.count) / Double(blocks.count),
+                noiseFloor: floorMeanSquare.map { 10 * log10($0) + settings.rmsReference.offset },
+                dynamicRange: floorMeanSquare.map { peak - 10 * log10($0) },
+                effectiveBits: bits, nonFiniteSamples: nonFiniteSamples[channel],
+                spectral: spectrum.map { SpectralFindings(spectrum: $0, channel: channel, meanSquare: meanSquare[channel], settings: settings) } ?? .none))
+        }
+        var overall = SpectralFindings.none
+        if let spectrum, channels > 0 {
+            let mean = (0..<spectrum.binCount).map { bin in meanSquare.reduce(0) { $0 + $1[bin] } / Double(channels) }
+            var combined = spectrum
+            combined.channelNames = ["overall"]
+            combined.power = [(0..<spectrum.binCount).map { bin in spectrum.power.reduce(0) { $0 + $1[bin] } / Double(channels) }]
+            overall = SpectralFindings(spectrum: combined, channel: 0, meanSquare: mean, settings: settings)
+        }
+        let allSilent = (0..<wholeSubBlocks).filter { block in (0..<channels).allSatisfy { blockMeanSquare(block, $0) < threshold } }
+        return SignalAnalysis(
+            path: file.path, format: file.format, frames: frames, settings: settings, spectrumParameters: analyzer.spectrum,
+            channels: analyses, loudness: loudness, spectrum: spectrum, overall: overall,
+            leadingSilence: analyses.map(\.leadingSilence).min() ?? 0,
+            trailingSilence: analyses.map(\.trailingSilence).min() ?? 0,
+            silentFraction: wholeSubBlocks == 0 ? nil : Double(allSilent.count) / Double(wholeSubBlocks))
+    }
+
+    /// The mean power of the segments as a `PowerSpectrum`, nil without a segment.
+    private func makeSpectrum(frames: Range<Int64>) -> PowerSpectrum? {
+        guard segments > 0 else { return nil }
+        let parameters = analyzer.spectrum
+        let bins = parameters.fftSize / 2 + 1
+        let window = WindowTable(parameters.window, size: parameters.windowSize)
+        let span = Int64(segments - 1) * Int64(parameters.hop) + Int64(parameters.windowSize)
+        return PowerSpectrum(
+            path: analyzer.file.path, sampleRate: analyzer.file.format.sampleRate,
+            frames: frames.lowerBound..<frames.lowerBound + span, parameters: parameters,
+            windowSum: window.sum, windowSumOfSquares: window.sumOfSquares, segments: segments,
+            channelNames: ChannelSelection.all.names(channels: channels),
+            power: (0..<channels).map { channel in power[channel * bins..<(channel + 1) * bins].map { $0 / Double(segments) } })
+    }
+}

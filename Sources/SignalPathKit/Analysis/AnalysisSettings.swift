@@ -1,0 +1,36 @@
+/// What `SignalAnalyzer` measures and by which conventions.
+public struct AnalysisSettings: Sendable, Equatable {
+    /// The averaged spectrum behind tones, distortion and the spectral summary. Kaiser β = 20 has
+    /// side lobes near −190 dB, so a tone's leakage does not pass for noise even with 24-bit audio.
+    public var spectrum = SpectrumParameters(fftSize: 8192, window: .kaiser(beta: 20), overlap: 0.5)
+    public var rmsReference = RMSReference.square
+    /// Samples below this (dBFS, magnitude) are silence.
+    public var silenceThreshold = -60.0
+    /// Runs of at least this many consecutive full-scale samples are clipping.
+    public var minimumClipRun = 3
+    /// Strongest tones reported.
+    public var toneCount = 5
+    /// Harmonics up to this order count in THD.
+    public var highestHarmonic = 10
+    /// Reference pitch for note names.
+    public var a4 = 440.0
+    /// The noise floor is this percentile of the 100 ms blocks' RMS (digital silence left out).
+    public static let noiseFloorPercentile = 0.10
+
+    public init() {}
+}
+
+/// What an RMS of 0 dBFS means.
+public enum RMSReference: String, Sendable, CaseIterable {
+    /// A full-scale square wave reads 0 dBFS, a full-scale sine −3.01 (sox, ffmpeg, Audacity).
+    case square
+    /// A full-scale sine reads 0 dBFS (AES17), a full-scale square +3.01.
+    case sine
+
+    /// Added to 20·log10(RMS).
+    public var offset: Double { self == .square ? 0 : 3.0103 }
+
+    public var description: String {
+        self == .square ? "full-scale square wave = 0 dBFS (sine reads −3.01)" : "full-scale sine = 0 dBFS (AES17)"
+    }
+}

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The K-weighting of ITU-R BS.1770-4: a high shelf (+4 dB above ~1.5 kHz, the head's effect)
+/// followed by the RLB high-pass (~38 Hz), as two biquads.
+///
+/// The coefficients come from the analogue prototypes through the bilinear transform for any
+/// sample rate (the formulas libebur128 uses); at 48 kHz they equal the table in BS.1770-4.
+public struct KWeighting: Sendable, Equatable {
+    /// b0, b1, b2, a1, a2 (a0 = 1) of each stage.
+    public let shelf: [Double]
+    public let highPass: [Double]
+
+    public init(sampleRate: Int) {
+        let rate = Double(sampleRate)
+        var f0 = 1681.974450955533, q = 0.7071752369554196
+        let gain = 3.999843853973347
+        var k = tan(Double.pi * f0 / rate)
+        let vh = pow(10, gain / 20), vb = pow(vh, 0.4996667741545416)
+        var a0 = 1 + k / q + k * k
+        shelf = [(vh + vb * k / q + k * k) / a0, 2 * (k * k - vh) / a0, (vh - vb * k / q + k * k) / a0,
+                 2 * (k * k - 1) / a0, (1 - k / q + k * k) / a0]
+        f0 = 38.13547087602444
+        q = 0.5003270373238773
+        k = tan(Double.pi * f0 / rate)
+        a0 = 1 + k / q + k * k
+        highPass = [1, -2, 1, 2 * (k * k - 1) / a0, (1 - k / q + k * k) / a0]
+    }
+
+    /// Frames after which the filter has forgotten its past: the slowest pole's response has fallen
+    /// below 10⁻²⁰ of its start. Filtering a chunk from this many frames before it, from rest,
+    /// gives what filtering the whole file would (to the last bit of a Double, in practice).
+    public var settlingFrames: Int {
+        // The poles of z² + a1·z + a2: complex pairs have radius √a2; real ones, the larger root.
+        func slowestPole(_ a1: Double, _ a2: Double) -> Double {
+            let discriminant = a1 * a1 - 4 * a2
+            if discriminant < 0 { return a2.squareRoot() }
+            return max(abs((-a1 + discriminant.squareRoot()) / 2), abs((-a1 - discriminant.squareRoot()) / 2))
+        }
+        let radius = max(slowestPole(shelf[3], shelf[4]), slowestPole(highPass[3], highPass[4]))
+        guard radius < 1 else { return 0 }
+        return Int((log(1e-20) / log(radius)).rounded(.up))
+    }
+
+    /// Filter state of one channel: two biquads in transposed direct form II.
+    public struct State: Sendable {
+        var shelf1 = 0.0, shelf2 = 0.0, highPass1 = 0.0, highPass2 = 0.0
+        public init() {}
+    }
+
+    /// Filters `samples` (one channel) on from `state`, and returns the sum of squares of the
+    /// output from sample `measuredFrom` on (the samples before only warm the filter up).
+    public func filter(_ samples: UnsafeBufferPointer<Float>, measuredFrom: Int = 0, state: inout State) -> Double {
+        let (sb0, sb1, sb2, sa1, sa2) = (shelf[0], shelf[1], shelf[2], shelf[3], shelf[4])
+        let (ha1, ha2) = (highPass[3], highPass[4])
+        var s1 = state.shelf1, s2 = state.shelf2, h1 = state.highPass1, h2 = state.highPass2
+        var energy = 0.0
+        for index in 0..<samples.count {
+            let x = Double(samples[index])
+            let y = sb0 * x + s1
+            s1 = sb1 * x - sa1 * y + s2
+            s2 = sb2 * x - sa2 * y
+            // The high-pass has b = (1, −2, 1).
+            let z = y + h1
+            h1 = -2 * y - ha1 * z + h2
+            h2 = y - ha2 * z
+            if index >= measuredFrom { energy += z * z }
+        }
+        state = State(shelf1: s1, shelf2: s2, highPass1: h1, highPass2: h2)
+        return energy
+    }
+}
+
+extension KWeighting.State {
+    init(shelf1: Double, shelf2: Double, highPass1: Double, highPass2: Double) {
+        self.shelf1 = shelf1
+        self.shelf2 = shelf2
+        self.highPass1 = highPass1
+        self.highPass2 = highPass2
+    }
+}

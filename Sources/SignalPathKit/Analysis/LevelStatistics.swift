@@ -1,0 +1,227 @@
+/// Sample statistics of one channel over a run of frames: extremes, sums, zero crossings, clipping,
+/// the frames above the silence threshold and the finest bit in use.
+///
+/// Built per chunk by `accumulate(_:firstFrame:rules:)` and merged in frame order with
+/// `merge(_:)`; merging is associative, so chunks processed by any number of workers and merged in
+/// order give the same result.
+public struct LevelStatistics: Sendable, Equatable {
+    /// The rules that decide what counts as clipped and as silent.
+    public struct Rules: Sendable, Equatable {
+        /// A sample is at full scale when its magnitude reaches this (1 − 1 LSB for integer formats,
+        /// 1.0 for floating point).
+        public var fullScale: Float
+        /// Clipped samples are the samples of runs of at least this many consecutive full-scale samples.
+        public var minimumClipRun: Int
+        /// Samples whose magnitude reaches this are not silence.
+        public var silenceThreshold: Float
+
+        public init(fullScale: Float, minimumClipRun: Int = 3, silenceThreshold: Float) {
+            self.fullScale = fullScale
+            self.minimumClipRun = minimumClipRun
+            self.silenceThreshold = silenceThreshold
+        }
+    }
+
+    /// Frames seen (finite or not).
+    public private(set) var frames: Int64 = 0
+    /// NaN or infinite samples: skipped by every other statistic.
+    public private(set) var nonFiniteSamples: Int64 = 0
+    public private(set) var minimum: Float = .infinity
+    public private(set) var maximum: Float = -.infinity
+    /// The largest magnitude, and the first frame that reaches it.
+    public private(set) var peak: Float = 0
+    public private(set) var peakFrame: Int64?
+    public private(set) var sum: Double = 0
+    public private(set) var sumOfSquares: Double = 0
+    /// Sign changes between consecutive samples (a sample of 0 counts as positive).
+    public private(set) var zeroCrossings: Int64 = 0
+    /// First and last frame whose magnitude reaches the silence threshold.
+    public private(set) var firstAudibleFrame: Int64?
+    public private(set) var lastAudibleFrame: Int64?
+    /// The exponent of the lowest set bit over all non-zero samples: −15 for 16-bit PCM.
+    public private(set) var lowestBitExponent: Int = .max
+    private var clipRuns = ClipRuns(minimumRun: 1)
+    private var firstSample: Float?
+    private var lastSample: Float?
+
+    public init() {}
+
+    /// Clipped samples: those in runs of at least `Rules.minimumClipRun` full-scale samples.
+    public var clippedSamples: Int64 { clipRuns.clippedSamples }
+    /// The runs of full-scale samples long enough to count: clipping events.
+    public var clipEvents: Int64 { clipRuns.clippedRuns }
+
+    /// Samples that counted (finite ones).
+    public var finiteSamples: Int64 { frames - nonFiniteSamples }
+
+    /// Adds the samples of `samples` (one channel, contiguous), which are frames `firstFrame…`;
+    /// returns their sum of squares.
+    @discardableResult
+    public mutating func accumulate(_ samples: UnsafeBufferPointer<Float>, firstFrame: Int64, rules: Rules) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        var minimum = self.minimum, maximum = self.maximum, peak = self.peak
+        var peakIndex = -1
+        var sum = 0.0, squares = 0.0
+        var crossings: Int64 = 0
+        var previousNegative = (lastSample ?? samples[0]) < 0
+        var firstAudible = -1, lastAudible = -1
+        var lowestBit = lowestBitExponent
+        var nonFinite: Int64 = 0
+        // Full-scale runs of this pass: the one touching its start stays open for the merge.
+        var pass = ClipRuns(minimumRun: rules.minimumClipRun)
+        var run: Int64 = 0
+        var seenBelowFullScale = false
+        let fullScale = rules.fullScale, threshold = rules.silenceThreshold
+        for index in 0..<samples.count {
+            let x = samples[index]
+            guard x.isFinite else {
+                nonFinite += 1
+                continue
+            }
+            let value = Double(x)
+            sum += value
+            squares += value * value
+            minimum = Swift.min(minimum, x)
+            maximum = Swift.max(maximum, x)
+            let magnitude = abs(x)
+            if magnitude > peak {
+                peak = magnitude
+                peakIndex = index
+            }
+            let negative = x < 0
+            if negative != previousNegative { crossings += 1 }
+            previousNegative = negative
+            if magnitude >= threshold {
+                if firstAudible < 0 { firstAudible = index }
+                lastAudible = index
+            }
+            if magnitude >= fullScale {
+                run += 1
+            } else if !seenBelowFullScale {
+                pass.leading = run
+                seenBelowFullScale = true
+                run = 0
+            } else if run > 0 {
+                pass.close(run)
+                run = 0
+            }
+            let bits = x.bitPattern & 0x7FFF_FFFF
+            if bits != 0 {
+                // The lowest set bit of the significand (with its implicit leading 1) and the exponent.
+                let exponent = Int(bits >> 23)
+                let significand = (bits & 0x7F_FFFF) | (exponent != 0 ? 0x80_0000 : 0)
+                lowestBit = Swift.min(lowestBit, Swift.max(exponent, 1) - 150 + significand.trailingZeroBitCount)
+            }
+        }
+        pass.count = Int64(samples.count) - nonFinite
+        pass.isUnbroken = !seenBelowFullScale
+        if pass.isUnbroken { pass.leading = run } else { pass.trailing = run }
+        clipRuns.merge(pass)
+        if peakIndex >= 0 { peakFrame = firstFrame + Int64(peakIndex) }
+        if firstAudible >= 0 {
+            if firstAudibleFrame == nil { firstAudibleFrame = firstFrame + Int64(firstAudible) }
+            lastAudibleFrame = firstFrame + Int64(lastAudible)
+        }
+        self.minimum = minimum
+        self.maximum = maximum
+        self.peak = peak
+        self.sum += sum
+        self.sumOfSquares += squares
+        zeroCrossings += crossings
+        lowestBitExponent = lowestBit
+        nonFiniteSamples += nonFinite
+        frames += Int64(samples.count)
+        if firstSample == nil { firstSample = samples.first(where: { $0.isFinite }) }
+        if let last = samples.last(where: { $0.isFinite }) { lastSample = last }
+        return squares
+    }
+
+    /// Appends the statistics of the frames that follow these.
+    public mutating func merge(_ next: LevelStatistics) {
+        if let last = lastSample, let first = next.firstSample, (last < 0) != (first < 0) { zeroCrossings += 1 }
+        zeroCrossings += next.zeroCrossings
+        if next.peak > peak {
+            peak = next.peak
+            peakFrame = next.peakFrame
+        }
+        minimum = min(minimum, next.minimum)
+        maximum = max(maximum, next.maximum)
+        sum += next.sum
+        sumOfSquares += next.sumOfSquares
+        firstAudibleFrame = firstAudibleFrame ?? next.firstAudibleFrame
+        lastAudibleFrame = next.lastAudibleFrame ?? lastAudibleFrame
+        lowestBitExponent = min(lowestBitExponent, next.lowestBitExponent)
+        clipRuns.merge(next.clipRuns)
+        frames += next.frames
+        nonFiniteSamples += next.nonFiniteSamples
+        firstSample = firstSample ?? next.firstSample
+        lastSample = next.lastSample ?? lastSample
+    }
+}
+
+/// Runs of full-scale samples over a stretch of samples, kept so that stretches can be joined:
+/// the runs touching either end stay open until the neighbours are known.
+struct ClipRuns: Sendable, Equatable {
+    /// Runs shorter than this are not clipping.
+    var minimumRun: Int64
+    /// Finite samples covered.
+    var count: Int64 = 0
+    /// True when every sample is at full scale (then `leading` is `count`).
+    var isUnbroken = true
+    /// The run that starts the stretch, and the one that ends it (0 when there is none).
+    var leading: Int64 = 0
+    var trailing: Int64 = 0
+    /// Samples and runs of the closed runs long enough to count, touching neither end.
+    var closedSamples: Int64 = 0
+    var closedRuns: Int64 = 0
+
+    init(minimumRun: Int) {
+        self.minimumRun = Int64(minimumRun)
+    }
+
+    /// Records a run that touches neither end.
+    mutating func close(_ run: Int64) {
+        guard run >= minimumRun else { return }
+        closedSamples += run
+        closedRuns += 1
+    }
+
+    /// Appends the stretch that follows this one.
+    mutating func merge(_ next: ClipRuns) {
+        minimumRun = max(minimumRun, next.minimumRun)
+        guard next.count > 0 else { return }
+        guard count > 0 else {
+            self = next
+            return
+        }
+        switch (isUnbroken, next.isUnbroken) {
+        case (true, true):
+            leading += next.leading
+        case (true, false):
+            let joined = count + next.leading
+            self = next
+            count += joined - next.leading
+            leading = joined
+            return
+        case (false, true):
+            trailing += next.count
+        case (false, false):
+            close(trailing + next.leading)
+            closedSamples += next.closedSamples
+            closedRuns += next.closedRuns
+            trailing = next.trailing
+        }
+        count += next.count
+    }
+
+    private func counted(_ run: Int64) -> Int64 { run >= minimumRun ? run : 0 }
+
+    var clippedSamples: Int64 {
+        isUnbroken ? counted(leading) : closedSamples + counted(leading) + counted(trailing)
+    }
+
+    var clippedRuns: Int64 {
+        if isUnbroken { return leading >= minimumRun && leading > 0 ? 1 : 0 }
+        return closedRuns + (counted(leading) > 0 ? 1 : 0) + (counted(trailing) > 0 ? 1 : 0)
+    }
+}

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The results of `SignalAnalyzer` for one file: per channel, and overall.
+public struct SignalAnalysis: Sendable {
+    public var path: String
+    public var format: AudioFormat
+    /// The frames analysed (absolute).
+    public var frames: Range<Int64>
+    public var settings: AnalysisSettings
+    /// The spectrum parameters used (the window shrinks for a range shorter than it).
+    public var spectrumParameters: SpectrumParameters
+    public var channels: [ChannelAnalysis]
+    public var loudness: Loudness
+    /// The averaged spectrum per channel; nil when the range is too short for one segment.
+    public var spectrum: PowerSpectrum?
+    /// Tones, distortion and spectral summary of the channels' mean power.
+    public var overall: SpectralFindings
+    /// Leading and trailing time in which every channel is silent, and the fraction of 100 ms
+    /// blocks in which every channel is.
+    public var leadingSilence: Double
+    public var trailingSilence: Double
+    public var silentFraction: Double?
+
+    public var sampleRate: Int { format.sampleRate }
+    public var duration: Double { Double(frames.count) / Double(format.sampleRate) }
+    /// The largest true peak over channels (dBTP): the programme's.
+    public var truePeak: Double { channels.map(\.truePeak).max() ?? -.infinity }
+    public var samplePeak: Double { channels.map(\.peak).max() ?? -.infinity }
+}
+
+/// One channel's measurements. Levels in dB are −∞ for digital silence (null in JSON).
+public struct ChannelAnalysis: Sendable {
+    /// 1-based.
+    public var index: Int
+    public var name: String
+    public var statistics: LevelStatistics
+    /// Sample peak, dBFS, and the time it first occurs (seconds from the start of the file).
+    public var peak: Double
+    public var peakTime: Double?
+    /// True peak, dBTP (BS.1770-4, 4× oversampling; never below the sample peak).
+    public var truePeak: Double
+    /// RMS in dBFS by the analysis' RMS reference.
+    public var rms: Double
+    /// Sample peak over RMS (as a ratio of amplitudes), dB.
+    public var crest: Double
+    /// Mean sample value (full scale = 1).
+    public var dcOffset: Double
+    public var minimum: Double
+    public var maximum: Double
+    public var clippedSamples: Int64
+    public var clipEvents: Int64
+    /// Sign changes per second.
+    public var zeroCrossingRate: Double
+    /// Seconds before the first and after the last sample at or above the silence threshold.
+    public var leadingSilence: Double
+    public var trailingSilence: Double
+    /// Fraction of whole 100 ms blocks whose RMS is below the silence threshold.
+    public var silentFraction: Double?
+    /// The RMS (dBFS, by the RMS reference) of the quietest 100 ms blocks: their 10th percentile,
+    /// digital silence left out. Nil without a non-silent whole block.
+    public var noiseFloor: Double?
+    /// Sample peak over the noise floor's RMS, dB.
+    public var dynamicRange: Double?
+    /// Bits in use: 1 + the position of the lowest set bit below full scale over all samples
+    /// (16 for 16-bit audio, also inside a 24-bit file); nil for silence.
+    public var effectiveBits: Int?
+    /// NaN or infinite samples (floating-point files), analysed as 0.
+    public var nonFiniteSamples: Int64
+    public var spectral: SpectralFindings
+}
+
+/// What the averaged spectrum shows.
+public struct SpectralFindings: Sendable {
+    /// The strongest tones, strongest first.
+    public var tones: [SpectralPeak]
+    /// Present when the strongest tone carries more than half the power in the band.
+    public var distortion: Distortion?
+    public var summary: SpectralSummary?
+
+    public static let none = SpectralFindings()
+
+    private init() {
+        tones = []
+    }
+
+    /// Findings for channel `channel` of `spectrum`.
+    init(spectrum: PowerSpectrum, channel: Int, meanSquare: [Double], settings: AnalysisSettings) {
+        tones = spectrum.peaks(count: max(settings.toneCount, 1), channel: 0, meanSquare: [meanSquare], a4: settings.a4)
+            .map { peak in
+                var peak = peak
+                peak.channel = channel
+                return peak
+            }
+        distortion = tones.first.flatMap {
+            Distortion(meanSquare: meanSquare, spectrum: spectrum, peak: $0, highestHarmonic: settings.highestHarmonic)
+        }
+        tones = Array(tones.prefix(settings.toneCount))
+        summary = SpectralSummary(meanSquare: meanSquare, binWidth: spectrum.binWidth)
+    }
+}
+
+/// Decibels of an amplitude ratio; −∞ for 0.
+func decibels(amplitude: Double) -> Double { 20 * log10(amplitude) }

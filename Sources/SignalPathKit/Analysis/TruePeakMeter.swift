@@ -1,0 +1,102 @@
+/// True peak by ITU-R BS.1770-4 Annex 2: the signal interpolated 4× with the Recommendation's
+/// 48-tap FIR (four phases of 12 taps), and the largest magnitude among the interpolated values.
+///
+/// The filter's taps are symmetric about 23.5 (in 4× samples), so its outputs fall at ⅛, ⅜, ⅝
+/// and ⅞ of the way between input samples, none on them; the reported true peak is therefore
+/// the larger of this and the sample peak, which a true peak can never be below.
+public struct TruePeakMeter: Sendable {
+    /// The Recommendation's coefficients, one row per phase.
+    static let phases: [[Float]] = [
+        [0.0017089843750, 0.0109863281250, -0.0196533203125, 0.0332031250000, -0.0594482421875, 0.1373291015625,
+         0.9721679687500, -0.1022949218750, 0.0476074218750, -0.0266113281250, 0.0148925781250, -0.0083007812500],
+        [-0.0291748046875, 0.0292968750000, -0.0517578125000, 0.0891113281250, -0.1665039062500, 0.4650878906250,
+         0.7797851562500, -0.2003173828125, 0.1015625000000, -0.0582275390625, 0.0330810546875, -0.0189208984375],
+        [-0.0189208984375, 0.0330810546875, -0.0582275390625, 0.1015625000000, -0.2003173828125, 0.7797851562500,
+         0.4650878906250, -0.1665039062500, 0.0891113281250, -0.0517578125000, 0.0292968750000, -0.0291748046875],
+        [-0.0083007812500, 0.0148925781250, -0.0266113281250, 0.0476074218750, -0.1022949218750, 0.9721679687500,
+         0.1373291015625, -0.0594482421875, 0.0332031250000, -0.0196533203125, 0.0109863281250, 0.0017089843750],
+    ]
+    /// Input samples each output depends on: itself and the 11 before.
+    public static let taps = 12
+    /// No output can exceed the largest input magnitude among its taps times this (the largest
+    /// sum of |coefficient| of a phase): blocks that cannot beat the running peak are skipped.
+    static let gainBound: Float = phases.map { $0.reduce(0) { $0 + abs($1) } }.max()!
+    /// Outputs per block for the skip test.
+    static let blockSize = 256
+
+    public init() {}
+
+    /// The largest interpolated magnitude for the outputs at samples `range` of `samples` (one
+    /// channel, contiguous; each output also reads the 11 samples before it, so `range` starts at
+    /// 11 or later), or `floor` when none exceeds it. Blocks whose inputs cannot produce more than
+    /// `floor` are not interpolated, so the answer is exact above `floor`.
+    public func peak(_ samples: UnsafeBufferPointer<Float>, range: Range<Int>, above floor: Float) -> Float {
+        precondition(range.lowerBound >= Self.taps - 1 && range.upperBound <= samples.count)
+        guard let base = samples.baseAddress else { return floor }
+        var peak = floor
+        var blockStart = range.lowerBound
+        while blockStart < range.upperBound {
+            let blockEnd = min(blockStart + Self.blockSize, range.upperBound)
+            if Self.largestMagnitude(base, (blockStart - Self.taps + 1)..<blockEnd) * Self.gainBound > peak {
+                for phase in 0..<4 { peak = max(peak, Self.interpolate(base, blockStart..<blockEnd, phase: phase)) }
+            }
+            blockStart = blockEnd
+        }
+        return peak
+    }
+
+    /// max |x| over `range`, four at a time.
+    private static func largestMagnitude(_ samples: UnsafePointer<Float>, _ range: Range<Int>) -> Float {
+        var largest = SIMD4<Float>(repeating: 0)
+        var index = range.lowerBound
+        while index &+ 4 <= range.upperBound {
+            let value = UnsafeRawPointer(samples + index).loadUnaligned(as: SIMD4<Float>.self)
+            let magnitude = value.replacing(with: -value, where: value .< 0)
+            largest.replace(with: magnitude, where: magnitude .> largest)
+            index &+= 4
+        }
+        var result = largest.max()
+        while index < range.upperBound {
+            result = max(result, abs(samples[index]))
+            index &+= 1
+        }
+        return result
+    }
+
+    /// The largest magnitude of one phase's outputs over `block`: four outputs at a time, each a
+    /// 12-tap dot product over unaligned loads (the compiler keeps the 12 coefficients in registers).
+    private static func interpolate(_ samples: UnsafePointer<Float>, _ block: Range<Int>, phase: Int) -> Float {
+        let c = phases[phase]
+        let (c0, c1, c2, c3, c4, c5) = (c[0], c[1], c[2], c[3], c[4], c[5])
+        let (c6, c7, c8, c9, c10, c11) = (c[6], c[7], c[8], c[9], c[10], c[11])
+        func load(_ index: Int) -> SIMD4<Float> { UnsafeRawPointer(samples + index).loadUnaligned(as: SIMD4<Float>.self) }
+        var largest = SIMD4<Float>(repeating: 0)
+        var index = block.lowerBound
+        while index &+ 4 <= block.upperBound {
+            var sum = c0 * load(index)
+            sum += c1 * load(index &- 1)
+            sum += c2 * load(index &- 2)
+            sum += c3 * load(index &- 3)
+            sum += c4 * load(index &- 4)
+            sum += c5 * load(index &- 5)
+            sum += c6 * load(index &- 6)
+            sum += c7 * load(index &- 7)
+            sum += c8 * load(index &- 8)
+            sum += c9 * load(index &- 9)
+            sum += c10 * load(index &- 10)
+            sum += c11 * load(index &- 11)
+            // Compare-and-select rather than the generic pointwiseMax, which is not inlined.
+            let magnitude = sum.replacing(with: -sum, where: sum .< 0)
+            largest.replace(with: magnitude, where: magnitude .> largest)
+            index &+= 4
+        }
+        var result = largest.max()
+        while index < block.upperBound {
+            var sum: Float = 0
+            for tap in 0..<taps { sum += c[tap] * samples[index &- tap] }
+            result = max(result, abs(sum))
+            index &+= 1
+        }
+        return result
+    }
+}

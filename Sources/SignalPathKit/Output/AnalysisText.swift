@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension SignalAnalysis {
+    /// The report for people: sections of aligned rows, one column per channel.
+    public var text: String {
+        var lines = [TerminalText.sanitized(path)]
+        let rate = UnitFormat.frequency(Double(sampleRate))
+        lines.append("  \(rate) · \(format.channels) channel\(format.channels == 1 ? "" : "s") · \(format.sampleFormat.displayName) · "
+            + "\(UnitFormat.duration(duration)) (\(UnitFormat.fixed(Double(frames.lowerBound) / Double(sampleRate), 3)) s .. "
+            + "\(UnitFormat.fixed(Double(frames.upperBound) / Double(sampleRate), 3)) s)")
+        let labelWidth = 20
+        let columnWidth = max(15, channels.map { TerminalText.sanitized($0.name).count + 2 }.max() ?? 0)
+        func pad(_ text: String, _ width: Int, right: Bool = true) -> String {
+            let space = String(repeating: " ", count: max(0, width - text.count))
+            return right ? space + text : text + space
+        }
+        func row(_ label: String, _ values: [String]) {
+            lines.append(pad("  " + label, labelWidth, right: false) + values.map { pad($0, columnWidth) }.joined())
+        }
+        lines.append("")
+        row("Levels", channels.map { TerminalText.sanitized($0.name) })
+        for metric in Self.channelMetrics {
+            if metric.key == "non_finite_samples" && channels.allSatisfy({ $0.nonFiniteSamples == 0 }) { continue }
+            row("  " + metric.label, channels.map(metric.display))
+        }
+
+        lines.append("")
+        lines.append("  Loudness (EBU R128)")
+        func loudness(_ label: String, _ value: Double?, _ unit: String) {
+            row("    " + label, [value.map { UnitFormat.fixed($0, 1) + " " + unit } ?? "–"])
+        }
+        loudness("Integrated", self.loudness.integrated, "LUFS")
+        loudness("Loudness range", self.loudness.range, "LU")
+        loudness("Momentary max", self.loudness.momentaryMax, "LUFS")
+        loudness("Short-term max", self.loudness.shortTermMax, "LUFS")
+        loudness("True peak", truePeak.isFinite ? truePeak : nil, "dBTP")
+
+        if !overall.tones.isEmpty {
+            lines.append("")
+            lines.append("  Tones" + (channels.count > 1 ? " (mean of the channels)" : ""))
+            for (rank, tone) in overall.tones.enumerated() { lines.append("    \(rank + 1).  " + tone.text) }
+        }
+        let distorted = channels.filter { $0.spectral.distortion != nil }
+        if !distorted.isEmpty {
+            lines.append("")
+            let band = Distortion.band(sampleRate: sampleRate)
+            lines.append("  Distortion (harmonics 2–\(settings.highestHarmonic), \(UnitFormat.frequency(band.lowerBound))–\(UnitFormat.frequency(band.upperBound)))")
+            func distortionRow(_ label: String, _ value: (Distortion) -> String) {
+                row("    " + label, channels.map { $0.spectral.distortion.map(value) ?? "–" })
+            }
+            distortionRow("Fundamental") { UnitFormat.frequency($0.fundamental.rounded(toPlaces: 1)) }
+            distortionRow("THD") { UnitFormat.significant($0.thd * 100, 4) + " %" }
+            distortionRow("THD") { UnitFormat.fixed(20 * log10($0.thd), 1) + " dB" }
+            distortionRow("THD+N") { UnitFormat.significant($0.thdPlusNoise * 100, 4) + " %" }
+            distortionRow("SNR") { UnitFormat.fixed($0.snr, 1) + " dB" }
+            distortionRow("SINAD") { UnitFormat.fixed($0.sinad, 1) + " dB" }
+            distortionRow("ENOB") { UnitFormat.fixed($0.enob, 1) + " bits" }
+        }
+        if channels.contains(where: { $0.spectral.summary != nil }) {
+            lines.append("")
+            lines.append("  Spectrum")
+            func summaryRow(_ label: String, _ value: (SpectralSummary) -> String) {
+                row("    " + label, channels.map { $0.spectral.summary.map(value) ?? "–" })
+            }
+            summaryRow("Centroid") { UnitFormat.frequency($0.centroid.rounded()) }
+            summaryRow("Roll-off (85 %)") { UnitFormat.frequency($0.rolloff.rounded()) }
+            summaryRow("Flatness") { UnitFormat.significant($0.flatness, 3) }
+            summaryRow("Bandwidth") { UnitFormat.frequency($0.bandwidth.rounded()) }
+        }
+        lines.append("")
+        lines.append("  " + conventionsLine)
+        return lines.joined(separator: "\n")
+    }
+
+    /// One line stating the conventions.
+    public var conventionsLine: String {
+        let parameters = spectrumParameters
+        return "RMS: \(settings.rmsReference.description); spectrum: \(parameters.window.name) window, \(parameters.fftSize)-point FFT, "
+            + "\(UnitFormat.fixed(Double(sampleRate) / Double(parameters.fftSize), 2)) Hz bins, \(UnitFormat.fixed(parameters.overlap * 100, 0)) % overlap, "
+            + "mean of \(spectrum?.segments ?? 0) segments, dB re full scale; silence below \(UnitFormat.fixed(settings.silenceThreshold, 0)) dBFS; "
+            + "clipping: runs of ≥ \(settings.minimumClipRun) full-scale samples"
+    }
+}
+
+extension Double {
+    fileprivate func rounded(toPlaces places: Int) -> Double {
+        (Double(UnitFormat.fixed(self, places)) ?? self)
+    }
+}

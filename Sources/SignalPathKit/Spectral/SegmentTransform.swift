@@ -1,0 +1,56 @@
+/// One segment's trip through the FFT: a channel (or the mix of all) of interleaved frames,
+/// windowed and zero-padded, transformed, left as |X[k]|² in `power`.
+///
+/// Owns its FFT buffers and scratch, made once; transforming allocates nothing. Not Sendable: one
+/// worker owns it.
+final class SegmentTransform {
+    private let fft: RealFFT
+    private let window: [Float]
+    /// |X[k]|² of the last transform, bins 0...fftSize/2.
+    private(set) var power: [Float]
+
+    init(fftSize: Int, window: WindowTable) {
+        fft = RealFFT(size: fftSize)
+        self.window = window.coefficients
+        power = [Float](repeating: 0, count: fftSize / 2 + 1)
+    }
+
+    var binCount: Int { fft.binCount }
+
+    /// Transforms the window-length segment that starts at frame `firstFrame` of `samples`
+    /// (interleaved, `channels` per frame): channel `channel`, or with nil the mean of all channels.
+    func transform(_ samples: UnsafeBufferPointer<Float>, firstFrame: Int, channels: Int, channel: Int?) {
+        let windowSize = window.count
+        let base = firstFrame * channels
+        precondition(base + windowSize * channels <= samples.count)
+        window.withUnsafeBufferPointer { window in
+            fft.powerSpectrum(into: &power) { input in
+                if let channel {
+                    for n in 0..<windowSize { input[n] = window[n] * samples[base &+ n &* channels &+ channel] }
+                } else {
+                    let scale = 1 / Float(channels)
+                    for n in 0..<windowSize {
+                        var sum: Float = 0
+                        for c in 0..<channels { sum += samples[base &+ n &* channels &+ c] }
+                        input[n] = window[n] * sum * scale
+                    }
+                }
+                for n in windowSize..<input.count { input[n] = 0 }
+            }
+        }
+    }
+
+    /// Combines the last transform's power into `values` (one channel's bins) as `averaging` does;
+    /// median keeps segments apart and is not combined here.
+    func combine(into values: UnsafeMutableBufferPointer<Double>, _ averaging: Averaging) {
+        power.withUnsafeBufferPointer { power in
+            let bins = binCount
+            switch averaging {
+            case .mean: for bin in 0..<bins { values[bin] += Double(power[bin]) }
+            case .max: for bin in 0..<bins { values[bin] = Swift.max(values[bin], Double(power[bin])) }
+            case .min: for bin in 0..<bins { values[bin] = Swift.min(values[bin], Double(power[bin])) }
+            case .median: preconditionFailure("median keeps every segment's value")
+            }
+        }
+    }
+}
