@@ -6,8 +6,10 @@ SWIFT   ?= swift
 RELEASE := .build/release/signalpath
 
 # Debian packages: the C libraries signalpath links, and the tools the tests use as independent
-# encoders (sox, ffmpeg).
-APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev sox ffmpeg
+# encoders and references (sox, ffmpeg, espeak-ng for speech).
+APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev sox ffmpeg espeak-ng
+# Python modules the tests use as references (numpy and scipy come with the machine's Python).
+PIP_PACKAGES := pyloudnorm soundfile
 # Only for `make bench`.
 BENCH_APT_PACKAGES := hyperfine time
 
@@ -39,6 +41,9 @@ endef
 
 setup:
 	$(call apt_install,$(APT_PACKAGES))
+	@for module in $(PIP_PACKAGES); do \
+	  python3 -c "import $$module" 2>/dev/null || { echo "Installing Python module $$module"; python3 -m pip install --quiet $$module; }; \
+	done
 
 build: setup
 	$(SWIFT) build -c release --product signalpath

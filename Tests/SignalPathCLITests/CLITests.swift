@@ -11,7 +11,11 @@ let signalpath: String = {
 func sample(_ name: String) -> String { "\(repositoryRoot)/Samples/\(name)" }
 
 func signalpath(_ arguments: String..., input: Data? = nil) throws -> ProcessResult {
-    try run(signalpath, arguments, input: input, timeout: 60)
+    try signalpath(arguments, input: input)
+}
+
+func signalpath(_ arguments: [String], input: Data? = nil) throws -> ProcessResult {
+    try run(signalpath, arguments, input: input, timeout: 120)
 }
 
 func json(_ result: ProcessResult) throws -> [String: Any] {

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import SignalPathTestSupport
+
+@Suite("signalpath analyze")
+struct AnalyzeCLITests {
+    let scratch = ScratchDirectory("analyze-cli")
+
+    @Test("integrated loudness agrees with pyloudnorm and with ffmpeg ebur128 (10 s or more) within 0.1 LU on varied material")
+    func loudnessAgreesWithReferences() throws {
+        let directory = scratch.file("reference")
+        let script = repositoryRoot + "/Tests/Reference/loudness_reference.py"
+        let made = try run(try #require(which("python3")), [script, directory], timeout: 300)
+        #expect(made.status == 0, "\(made.stderr)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/reference.json"))
+        let references = try #require(JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(references.count >= 8)
+        let paths = references.map { directory + "/" + ($0["file"] as! String) }
+        let result = try signalpath(["analyze", "--format", "json"] + paths)
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try #require(JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+        let files = try #require(document["files"] as? [[String: Any]])
+        #expect(files.count == references.count)
+        var ffmpegCompared = 0
+        for (reference, file) in zip(references, files) {
+            let name = reference["file"] as! String
+            let measured = try #require((file["loudness"] as? [String: Any])?["integrated_lufs"] as? Double, "\(name)")
+            let pyloudnorm = try #require(reference["pyloudnorm_lufs"] as? Double)
+            #expect(abs(measured - pyloudnorm) <= 0.1, "\(name): signalpath \(measured), pyloudnorm \(pyloudnorm)")
+            if let ffmpeg = reference["ffmpeg_lufs"] as? Double {
+                #expect(abs(measured - ffmpeg) <= 0.1, "\(name): signalpath \(measured), ffmpeg \(ffmpeg)")
+                ffmpegCompared += 1
+            }
+        }
+        #expect(ffmpegCompared >= 5)
+    }
+
+    @Test("JSON has the documented keys; CSV has one row per channel; text has sections")
+    func formats() throws {
+        let path = sample("stereo-440L-880R-44k1-s16.wav")
+        let json = try signalpath("analyze", path, "--format", "json")
+        #expect(json.status == 0, "\(json.stderr)")
+        let document = try #require(JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])
+        #expect(document["schema"] as? String == "signalpath.analyze/1")
+        let file = try #require((document["files"] as? [[String: Any]])?.first)
+        let format = try #require(file["format"] as? [String: Any])
+        #expect(format["sample_rate"] as? Int == 44_100 && format["channels"] as? Int == 2 && format["frames"] as? Int != nil)
+        #expect(format["duration_s"] as? Double != nil)
+        let channels = try #require(file["channels"] as? [[String: Any]])
+        for key in ["index", "peak_dbfs", "true_peak_dbtp", "rms_dbfs", "crest_db", "dc_offset", "clipped_samples"] {
+            #expect(channels.allSatisfy { $0[key] != nil }, "channels[].\(key)")
+        }
+        let loudness = try #require(file["loudness"] as? [String: Any])
+        for key in ["integrated_lufs", "range_lu", "momentary_max_lufs", "short_term_max_lufs", "true_peak_dbtp"] {
+            #expect(loudness[key] != nil, "loudness.\(key)")
+        }
+        let tones = try #require(file["tones"] as? [[String: Any]])
+        let frequencies = tones.prefix(2).compactMap { $0["frequency_hz"] as? Double }.sorted()
+        #expect(frequencies.count == 2 && abs(frequencies[0] - 440) < 0.1 && abs(frequencies[1] - 880) < 0.1)
+        #expect(tones.first?["note"] != nil && tones.first?["cents"] != nil && tones.first?["level_dbfs"] != nil)
+        let leftTone = try #require(((channels[0]["tones"] as? [[String: Any]])?.first)?["frequency_hz"] as? Double)
+        #expect(abs(leftTone - 440) < 0.1)
+        #expect(file.keys.contains("distortion"))
+        let spectral = try #require(file["spectral"] as? [String: Any])
+        #expect(Set(spectral.keys).isSuperset(of: ["centroid_hz", "rolloff_hz", "flatness", "bandwidth_hz"]))
+        let conventions = try #require(file["conventions"] as? [String: Any])
+        #expect(conventions["rms_reference"] as? String == "square")
+        let spectrum = try #require(conventions["spectrum"] as? [String: Any])
+        #expect(spectrum["fft_size"] as? Int == 8192 && spectrum["overlap"] as? Double == 0.5 && spectrum["bin_width_hz"] != nil)
+
+        let csv = try signalpath("analyze", path, "--format", "csv")
+        let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(rows.count == 3 && rows[0].hasPrefix("path,channel,name,sample_rate,duration_s,peak_dbfs"))
+
+        let text = try signalpath("analyze", path, "--format", "text")
+        for section in ["Levels", "Loudness (EBU R128)", "Tones", "Spectrum", "RMS: full-scale square wave"] {
+            #expect(text.stdout.contains(section), "text: \(section)")
+        }
+        #expect(text.stdout.contains("440.0 Hz") && text.stdout.contains("A4"))
+    }
+
+    @Test("a bad file among good ones: one line on stderr, the others reported, exit 65")
+    func badFileAmongGood() throws {
+        let bad = scratch.write("bad.wav", Array("RIFF....WAVEjunk".utf8))
+        let result = try signalpath("analyze", sample("sine-1k-48k-s16-mono.wav"), bad, sample("tone-a4-48k.opus"), "--format", "ndjson")
+        #expect(result.status == 65)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.hasPrefix(#"{"schema":"signalpath.analyze/1","path":"#) })
+        let errors = result.stderr.split(separator: "\n")
+        #expect(errors.count == 1 && errors[0].hasPrefix("signalpath: \(bad): "))
+    }
+
+    @Test("standard input analyses like the file; options are validated")
+    func standardInputAndValidation() throws {
+        let path = sample("tone-step-500-1k-48k-s16.wav")
+        let fromFile = try signalpath("analyze", path, "--format", "csv")
+        let fromPipe = try signalpath(["analyze", "-", "--format", "csv"], input: try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(fromPipe.status == 0, "\(fromPipe.stderr)")
+        let fields = { (text: String) in text.components(separatedBy: "\r\n")[1].split(separator: ",", omittingEmptySubsequences: false).dropFirst() }
+        #expect(fields(fromPipe.stdout) == fields(fromFile.stdout))
+        let bad = try signalpath("analyze", path, "--silence-threshold", "5")
+        #expect(bad.status == 64 && bad.stderr.contains("--silence-threshold"))
+    }
+}
