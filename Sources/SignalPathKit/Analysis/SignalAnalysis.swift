@@ -89,7 +89,9 @@ public struct SpectralFindings: Sendable {
 
     /// Findings for channel `channel` of `spectrum`.
     init(spectrum: PowerSpectrum, channel: Int, meanSquare: [Double], settings: AnalysisSettings) {
-        tones = spectrum.peaks(count: max(settings.toneCount, 1), channel: 0, meanSquare: [meanSquare], a4: settings.a4)
+        tones = spectrum.peaks(count: max(settings.toneCount, 1), channel: 0, meanSquare: [meanSquare],
+                               frequencies: Distortion.band(sampleRate: spectrum.sampleRate).lowerBound...Double(spectrum.sampleRate) / 2, a4: settings.a4,
+                               prominence: AnalysisSettings.toneProminence)
             .map { peak in
                 var peak = peak
                 peak.channel = channel

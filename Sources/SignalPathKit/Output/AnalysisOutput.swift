@@ -137,7 +137,7 @@ extension SignalAnalysis {
                 "segments": .integer(Int64(spectrum?.segments ?? 0)),
                 "reference": .string(SpectrumScale.dbfs.reference),
             ])),
-            .init("tones", .string("the strongest spectral peaks, frequency and level interpolated from the window's spectrum; overall = the mean power of the channels; A4 = \(JSONValue.format(settings.a4)) Hz")),
+            .init("tones", .string("the strongest spectral peaks from 20 Hz up that stand \(JSONValue.format(AnalysisSettings.toneProminence)) dB or more above the median of the spectrum within a sixth of an octave (at least four main lobes) either side; frequency and level interpolated from the window's spectrum; overall = the mean power of the channels; A4 = \(JSONValue.format(settings.a4)) Hz")),
             .init("distortion", .object([
                 "band_hz": .array([.number(band.lowerBound), .number(band.upperBound)]),
                 "harmonics": .string("2nd to \(settings.highestHarmonic)th, those inside the band"),

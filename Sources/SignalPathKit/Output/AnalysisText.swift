@@ -8,7 +8,7 @@ extension SignalAnalysis {
     /// The report for people: sections of aligned rows, one column per channel.
     public var text: String {
         var lines = [TerminalText.sanitized(path)]
-        let rate = UnitFormat.frequency(Double(sampleRate))
+        let rate = UnitFormat.grouped(Int64(sampleRate)) + " Hz"
         lines.append("  \(rate) · \(format.channels) channel\(format.channels == 1 ? "" : "s") · \(format.sampleFormat.displayName) · "
             + "\(UnitFormat.duration(duration)) (\(UnitFormat.fixed(Double(frames.lowerBound) / Double(sampleRate), 3)) s .. "
             + "\(UnitFormat.fixed(Double(frames.upperBound) / Double(sampleRate), 3)) s)")
@@ -19,7 +19,7 @@ extension SignalAnalysis {
             return right ? space + text : text + space
         }
         func row(_ label: String, _ values: [String]) {
-            lines.append(pad("  " + label, labelWidth, right: false) + values.map { pad($0, columnWidth) }.joined())
+            lines.append(pad("  " + label, labelWidth, right: false) + values.map { pad(UnitFormat.typographic($0), columnWidth) }.joined())
         }
         lines.append("")
         row("Levels", channels.map { TerminalText.sanitized($0.name) })
@@ -42,7 +42,7 @@ extension SignalAnalysis {
         if !overall.tones.isEmpty {
             lines.append("")
             lines.append("  Tones" + (channels.count > 1 ? " (mean of the channels)" : ""))
-            for (rank, tone) in overall.tones.enumerated() { lines.append("    \(rank + 1).  " + tone.text) }
+            for (rank, tone) in overall.tones.enumerated() { lines.append("    \(rank + 1).  " + UnitFormat.typographic(tone.text)) }
         }
         let distorted = channels.filter { $0.spectral.distortion != nil }
         if !distorted.isEmpty {
@@ -68,11 +68,11 @@ extension SignalAnalysis {
             }
             summaryRow("Centroid") { UnitFormat.frequency($0.centroid.rounded()) }
             summaryRow("Roll-off (85 %)") { UnitFormat.frequency($0.rolloff.rounded()) }
-            summaryRow("Flatness") { UnitFormat.significant($0.flatness, 3) }
+            summaryRow("Flatness") { $0.flatness < 0.001 ? "< 0.001" : UnitFormat.fixed($0.flatness, 3) }
             summaryRow("Bandwidth") { UnitFormat.frequency($0.bandwidth.rounded()) }
         }
         lines.append("")
-        lines.append("  " + conventionsLine)
+        lines.append("  " + UnitFormat.typographic(conventionsLine))
         return lines.joined(separator: "\n")
     }
 

@@ -51,8 +51,11 @@ extension PowerSpectrum {
     /// magnitude divided by |W(δ)|/W(0), which undoes the scalloping loss, so an off-bin tone reads
     /// its true amplitude.
     /// - Parameter meanSquare: the values to search (`meanSquare()`, perhaps weighted).
+    /// - Parameter prominence: when given, a peak must stand this many dB above the median level of
+    ///   its neighbourhood (a sixth of an octave, at least four main lobes, either side, its own lobe
+    ///   left out), so that bumps in a noise floor are not taken for tones.
     public func peaks(count: Int, channel: Int, meanSquare: [[Double]], frequencies: ClosedRange<Double>? = nil,
-                      a4: Double = 440) -> [SpectralPeak] {
+                      a4: Double = 440, prominence: Double? = nil) -> [SpectralPeak] {
         guard count > 0 else { return [] }
         let levels = values(fromMeanSquare: [meanSquare[channel]], in: .dbfs)[0]
         let last = binCount - 1
@@ -65,7 +68,9 @@ extension PowerSpectrum {
         let separation = parameters.window.mainLobeHalfWidth * parameters.fftSize / parameters.windowSize
         var chosen: [Int] = []
         for bin in candidates where chosen.count < count {
-            if chosen.allSatisfy({ abs($0 - bin) > separation }) { chosen.append(bin) }
+            guard chosen.allSatisfy({ abs($0 - bin) > separation }) else { continue }
+            if let prominence, levels[bin] - neighbourhoodMedian(levels, around: bin, lobe: separation) < prominence { continue }
+            chosen.append(bin)
         }
         let window = chosen.isEmpty ? [] : parameters.window.coefficients(size: parameters.windowSize)
         return chosen.map { bin in
@@ -83,6 +88,19 @@ extension PowerSpectrum {
             return SpectralPeak(channel: channel, bin: bin, frequency: frequency, level: level,
                                 note: MusicalNote.nearest(to: frequency, a4: a4))
         }
+    }
+
+    /// The median level of the bins around `bin`: a sixth of an octave, and at least four lobes,
+    /// either side, without the peak's own lobe.
+    private func neighbourhoodMedian(_ levels: [Double], around bin: Int, lobe: Int) -> Double {
+        let reach = max(4 * lobe, Int(Double(bin) * (pow(2, 1.0 / 6) - 1)))
+        var around: [Double] = []
+        for index in max(1, bin - reach)...min(levels.count - 1, bin + reach) where abs(index - bin) > lobe {
+            around.append(levels[index])
+        }
+        guard !around.isEmpty else { return -.infinity }
+        around.sort()
+        return around[around.count / 2]
     }
 
     /// The offset in (−½, ½) at which |W(1−δ)|/|W(1+δ)| equals the ratio of the neighbouring bins'
