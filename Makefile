@@ -56,11 +56,14 @@ demo: build
 	@echo "\$$ signalpath info Samples/chord-a-major-44k1-stereo.ogg"
 	@$(RELEASE) info Samples/chord-a-major-44k1-stereo.ogg
 	@echo
+	@echo "\$$ signalpath analyze Samples/chord-a-major-44k1-stereo.ogg --format text"
+	@$(RELEASE) analyze Samples/chord-a-major-44k1-stereo.ogg --format text
+	@echo
 	@echo "\$$ signalpath spectrum Samples/chord-a-major-44k1-stereo.ogg --range 0.5s..2.5s --format text --peaks 4"
 	@$(RELEASE) spectrum Samples/chord-a-major-44k1-stereo.ogg --range 0.5s..2.5s --format text --peaks 4
 	@echo
-	@echo "\$$ signalpath spectrum Samples/tone-step-500-1k-48k-s16.wav --bands 1/1 --range 2s.. | head -6"
-	@$(RELEASE) spectrum Samples/tone-step-500-1k-48k-s16.wav --bands 1/1 --range 2s.. | head -6
+	@echo "\$$ signalpath analyze Samples/*.wav --format csv | cut -d, -f1,3,6,8,9,24"
+	@$(RELEASE) analyze Samples/*.wav --format csv | cut -d, -f1,3,6,8,9,24
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"

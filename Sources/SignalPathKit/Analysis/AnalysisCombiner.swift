@@ -103,7 +103,10 @@ final class AnalysisCombiner {
             let blocks = (0..<wholeSubBlocks).map { blockMeanSquare($0, channel) }
             let audible = blocks.filter { $0 > 0 }.sorted()
             let floorMeanSquare = audible.isEmpty ? nil : Loudness.percentile(audible, AnalysisSettings.noiseFloorPercentile)
-            let bits = statistics.lowestBitExponent == .max ? nil : max(1, min(64, 1 - statistics.lowestBitExponent))
+            // Bits in use say something about PCM (and float files holding PCM), not about lossy codecs.
+            var bits = statistics.lowestBitExponent == .max ? nil : max(1, 1 - statistics.lowestBitExponent)
+            if case .compressed = file.format.sampleFormat { bits = nil }
+            if let used = bits, used > 32 { bits = nil }
             analyses.append(ChannelAnalysis(
                 index: channel + 1, name: names[channel], statistics: statistics,
                 peak: peak, peakTime: statistics.peakFrame.map { Double($0) / rate },

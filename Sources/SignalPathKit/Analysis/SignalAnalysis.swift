@@ -66,7 +66,8 @@ public struct ChannelAnalysis: Sendable {
     /// Sample peak over the noise floor's RMS, dB.
     public var dynamicRange: Double?
     /// Bits in use: 1 + the position of the lowest set bit below full scale over all samples
-    /// (16 for 16-bit audio, also inside a 24-bit file); nil for silence.
+    /// (16 for 16-bit audio, also inside a 24-bit file); nil for silence, lossy codecs, and
+    /// floating-point data finer than 32 bits.
     public var effectiveBits: Int?
     /// NaN or infinite samples (floating-point files), analysed as 0.
     public var nonFiniteSamples: Int64

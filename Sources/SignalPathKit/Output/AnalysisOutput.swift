@@ -124,7 +124,7 @@ extension SignalAnalysis {
             .init("silence_threshold_dbfs", .number(settings.silenceThreshold)),
             .init("silence", .string("leading/trailing: time before the first and after the last sample with |x| ≥ the threshold; silent fraction: 100 ms blocks whose RMS is below it (overall: in every channel)")),
             .init("noise_floor", .string("10th percentile of the RMS of whole 100 ms blocks, blocks of digital silence left out; dynamic range = sample peak over that RMS")),
-            .init("effective_bits", .string("1 + the position of the lowest set bit used by any sample (16 for 16-bit audio in any container)")),
+            .init("effective_bits", .string("1 + the position of the lowest set bit used by any sample (16 for 16-bit audio in any container); null for lossy codecs and for floating-point data finer than 32 bits")),
             .init("zero_crossing_rate", .string("sign changes per second (0 counts as positive)")),
             .init("loudness", .string("ITU-R BS.1770-4 / EBU R128: K-weighting; 400 ms blocks every 100 ms; gates −70 LUFS absolute and −10 LU relative; LRA per EBU Tech 3342 (3 s blocks every 100 ms, −20 LU relative gate, 10th to 95th percentile)")),
             .init("channel_weights", .array(Loudness.channelWeights(channels: format.channels).map { .number($0) })),
