@@ -16,14 +16,14 @@ BENCH_APT_PACKAGES := hyperfine time
 # Run apt-get as root, or through sudo when there is one.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build test demo install clean samples bench bench-setup help
+.PHONY: setup build test demo install clean samples bench bench-setup bench-data help
 
 help:
 	@echo "make demo     build and run signalpath on the bundled samples"
 	@echo "make test     run the test suite"
 	@echo "make build    release build (.build/release/signalpath)"
 	@echo "make install  install into PREFIX=$(PREFIX), with shell completions"
-	@echo "make bench    reader throughput against pread, spectrum against scipy (not part of make test)"
+	@echo "make bench    benchmarks against sox, ffmpeg and scipy; writes BENCHMARKS.md (not part of make test)"
 	@echo "make samples  regenerate Samples/ (needs python3 with numpy, scipy, soundfile)"
 	@echo "make clean    remove build products"
 
@@ -82,11 +82,15 @@ samples:
 	@python3 -c "import soundfile" 2>/dev/null || python3 -m pip install --quiet soundfile
 	python3 Samples/generate.py
 
-# Benchmarks: a 1 GiB file of random bytes and a 512 MiB 16-bit WAV, made once in Benchmarks/Data
-# (git-ignored); then the reader against pread with a warm page cache, and — as root — cold.
+# Benchmarks (not part of `make test`). Data is made once in Benchmarks/Data (git-ignored): a 1 GiB
+# file of random bytes and a 512 MiB WAV for the reader; the 60-minute WAV, a 10-minute 24-bit FLAC
+# and a sparse 4.5 GB RF64 for the comparisons (Benchmarks/scripts/make_data.py). Then micro
+# benchmarks (FFT rate, cache lookups, reader against pread — warm, and cold when root) and
+# the suite against sox, ffmpeg and scipy, which writes BENCHMARKS.md.
 BENCH_DATA := Benchmarks/Data
 bench-setup: setup
 	$(call apt_install,$(BENCH_APT_PACKAGES))
+	@python3 -c "import soundfile, scipy, numpy" 2>/dev/null || python3 -m pip install --quiet soundfile scipy numpy
 
 $(BENCH_DATA)/reader-1GiB.bin:
 	mkdir -p $(BENCH_DATA)
@@ -97,17 +101,13 @@ $(BENCH_DATA)/decode-512MiB.wav:
 	python3 -c "import struct,sys; n=1<<29; sys.stdout.buffer.write(b'RIFF'+struct.pack('<I',36+n)+b'WAVEfmt '+struct.pack('<IHHIIHH',16,1,2,48000,192000,4,16)+b'data'+struct.pack('<I',n))" > $@
 	head -c 536870912 /dev/urandom >> $@
 
-# 60 minutes of 48 kHz stereo 16-bit: 1 kHz sine on the left, pink noise on the right.
-$(BENCH_DATA)/long-60min.wav:
-	mkdir -p $(BENCH_DATA)
-	sox -n -r 48000 -b 16 -c 2 $@ synth 3600 sine 1000 pinknoise vol 0.5
+bench-data: bench-setup $(BENCH_DATA)/reader-1GiB.bin $(BENCH_DATA)/decode-512MiB.wav
+	python3 Benchmarks/scripts/make_data.py $(BENCH_DATA)
 
-bench: bench-setup build $(BENCH_DATA)/reader-1GiB.bin $(BENCH_DATA)/decode-512MiB.wav $(BENCH_DATA)/long-60min.wav
-	@python3 -c "import soundfile, scipy" 2>/dev/null || python3 -m pip install --quiet soundfile scipy
+bench: bench-data build
 	cd Benchmarks && $(SWIFT) build -c release
+	Benchmarks/.build/release/Micro fft-rate
+	Benchmarks/.build/release/Micro cache-lookup
 	Benchmarks/.build/release/ReaderThroughput $(BENCH_DATA)/reader-1GiB.bin 15 $(BENCH_DATA)/decode-512MiB.wav
 	@if [ "$$(id -u)" = 0 ]; then COLD=1 Benchmarks/.build/release/ReaderThroughput $(BENCH_DATA)/reader-1GiB.bin 5 $(BENCH_DATA)/decode-512MiB.wav; fi
-	@echo "cat for reference (warm):"; hyperfine -N --warmup 1 --runs 10 'cat $(BENCH_DATA)/reader-1GiB.bin' 2>/dev/null | grep -E "Time|Range" || true
-	hyperfine -N --warmup 1 --runs 5 \
-	  '$(RELEASE) spectrum $(BENCH_DATA)/long-60min.wav --scale psd --format csv' \
-	  'python3 Benchmarks/scripts/welch_streaming.py $(BENCH_DATA)/long-60min.wav'
+	python3 Benchmarks/scripts/run_bench.py $(RELEASE) Benchmarks/.build/release/Micro $(BENCH_DATA) BENCHMARKS.md

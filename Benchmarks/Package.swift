@@ -12,6 +12,10 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
+            name: "Micro",
+            dependencies: [.product(name: "SignalPathKit", package: "signalpath")]
+        ),
+        .executableTarget(
             name: "ReaderThroughput",
             dependencies: [.product(name: "SignalPathKit", package: "signalpath")],
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]

@@ -3,23 +3,23 @@
 ///
 /// Owns its FFT buffers and scratch, made once; transforming allocates nothing. Not Sendable: one
 /// worker owns it.
-final class SegmentTransform {
+public final class SegmentTransform {
     private let fft: RealFFT
     private let window: [Float]
     /// |X[k]|² of the last transform, bins 0...fftSize/2.
-    private(set) var power: [Float]
+    public private(set) var power: [Float]
 
-    init(fftSize: Int, window: WindowTable) {
+    public init(fftSize: Int, window: WindowTable) {
         fft = RealFFT(size: fftSize)
         self.window = window.coefficients
         power = [Float](repeating: 0, count: fftSize / 2 + 1)
     }
 
-    var binCount: Int { fft.binCount }
+    public var binCount: Int { fft.binCount }
 
     /// Transforms the window-length segment that starts at frame `firstFrame` of `samples`
     /// (interleaved, `channels` per frame): channel `channel`, or with nil the mean of all channels.
-    func transform(_ samples: UnsafeBufferPointer<Float>, firstFrame: Int, channels: Int, channel: Int?) {
+    public func transform(_ samples: UnsafeBufferPointer<Float>, firstFrame: Int, channels: Int, channel: Int?) {
         let windowSize = window.count
         let base = firstFrame * channels
         precondition(base + windowSize * channels <= samples.count)
@@ -42,7 +42,7 @@ final class SegmentTransform {
 
     /// Combines the last transform's power into `values` (one channel's bins) as `averaging` does;
     /// median keeps segments apart and is not combined here.
-    func combine(into values: UnsafeMutableBufferPointer<Double>, _ averaging: Averaging) {
+    public func combine(into values: UnsafeMutableBufferPointer<Double>, _ averaging: Averaging) {
         power.withUnsafeBufferPointer { power in
             let bins = binCount
             switch averaging {

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Runs signalpath and its peers side by side (hyperfine, warm cache; GNU time for peak RSS) and
+writes BENCHMARKS.md: median, min–max, peak RSS, audio seconds per second, ratios, and which
+targets hold. Usage: run_bench.py SIGNALPATH MICRO DATA_DIR OUTPUT.md
+"""
+import json, os, platform, subprocess, sys, tempfile, time
+
+signalpath, micro, data, output = sys.argv[1:5]
+wav = os.path.join(data, "long-60min.wav")
+flac = os.path.join(data, "long-10min-s24.flac")
+rf64 = os.path.join(data, "sparse-4.5GB.rf64")
+short = os.path.join(data, "short-10s.wav")
+if not os.path.exists(short):
+    subprocess.run(["sox", wav, short, "trim", "0", "10"], check=True)
+rf64_seconds = (os.path.getsize(rf64) - 80) // 4 / 48000
+last_minute = int(rf64_seconds) - 60
+
+def hyperfine(commands, runs, warmup=1):
+    """{name: hyperfine result} for [(name, command)], all in one hyperfine run."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as export:
+        arguments = ["hyperfine", "-N", "--style", "basic", "--warmup", str(warmup), "--runs", str(runs),
+                     "--export-json", export.name]
+        for name, command in commands:
+            arguments += ["-n", name, command]
+        subprocess.run(arguments, check=True, stdout=sys.stderr)
+        results = json.load(open(export.name))["results"]
+    return {result["command"]: result for result in results}
+
+def peak_rss(command):
+    """Peak resident set size in MB of one run (GNU time)."""
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", "sh", "-c", command + " >/dev/null 2>&1"],
+                            capture_output=True, text=True)
+    return int(result.stderr.strip().splitlines()[-1]) / 1024
+
+def row(name, result, audio_seconds, rss):
+    median = result["median"]
+    return (f"| {name} | {median:.3f} s | {result['min']:.3f}–{result['max']:.3f} s | "
+            + (f"{rss:.0f} MB" if rss is not None else "–") + " | "
+            + (f"{audio_seconds / median:,.0f}" if audio_seconds else "–") + " |")
+
+groups = []
+targets = []
+
+# 1. The whole 60-minute file.
+segments = (3600 * 48000 - 4096) // 2048 + 1
+whole = [
+    ("signalpath analyze", f"{signalpath} analyze {wav} --format json"),
+    ("signalpath spectrum", f"{signalpath} spectrum {wav} --format csv"),
+    ("sox -n stats", f"sox {wav} -n stats"),
+    ("ffmpeg ebur128=peak=true", f"ffmpeg -nostats -hide_banner -i {wav} -af ebur128=peak=true -f null -"),
+    ("ffmpeg astats", f"ffmpeg -nostats -hide_banner -i {wav} -af astats -f null -"),
+    ("scipy welch (streaming)", f"python3 {os.path.dirname(__file__)}/welch_streaming.py {wav}"),
+    ("FFT-only loop (same segments, in memory)", f"{micro} fft-only {segments} 2 4096 2"),
+]
+results = hyperfine(whole, runs=3)
+groups.append(("60-minute 48 kHz stereo 16-bit WAV, whole file", whole, results, 3600))
+t = lambda name: results[name]["median"]
+targets.append(("spectrum ≥ 8× faster than streaming scipy Welch", t("scipy welch (streaming)") / t("signalpath spectrum"), 8, "≥"))
+targets.append(("spectrum within 1.5× of an FFT-only loop", t("signalpath spectrum") / t("FFT-only loop (same segments, in memory)"), 1.5, "≤"))
+targets.append(("analyze no slower than sox -n stats", t("signalpath analyze") / t("sox -n stats"), 1.0, "≤"))
+targets.append(("analyze ≥ 3× faster than ffmpeg ebur128=peak=true", t("ffmpeg ebur128=peak=true") / t("signalpath analyze"), 3, "≥"))
+
+# 2. One second at 45:00, and at the last minute of the RF64.
+ranged = [
+    ("signalpath analyze 1 s at 45:00", f"{signalpath} analyze {wav} --range 2700..2701 --format json"),
+    ("signalpath spectrum 1 s at 45:00", f"{signalpath} spectrum {wav} --range 2700..2701 --format csv"),
+    ("sox trim 2700 1 stat -freq", f"sox {wav} -n trim 2700 1 stat -freq"),
+    ("ffmpeg -ss 2700 -t 1 astats", f"ffmpeg -nostats -hide_banner -ss 2700 -t 1 -i {wav} -af astats -f null -"),
+    ("signalpath analyze 1 s, last minute of 4.5 GB RF64", f"{signalpath} analyze {rf64} --range {last_minute}..{last_minute + 1} --format json"),
+]
+results = hyperfine(ranged, runs=20, warmup=3)
+groups.append(("1 s ranges (time should grow with the range, not the file)", ranged, results, 1))
+t = lambda name: results[name]["median"]
+targets.append(("analyze of 1 s at 45:00 ≤ ½ of sox trim", t("signalpath analyze 1 s at 45:00") / t("sox trim 2700 1 stat -freq"), 0.5, "≤"))
+targets.append(("1 s at the end of 4.5 GB RF64 ≈ 1 s at 45:00 of the WAV (ratio)", t("signalpath analyze 1 s, last minute of 4.5 GB RF64") / t("signalpath analyze 1 s at 45:00"), 1.25, "≤"))
+
+# 3. FLAC and start-up.
+other = [
+    ("signalpath analyze, 10-min 24-bit FLAC", f"{signalpath} analyze {flac} --format json"),
+    ("ffmpeg decode alone, same FLAC", f"ffmpeg -nostats -hide_banner -i {flac} -f null -"),
+    ("signalpath info, 10 s WAV", f"{signalpath} info {short}"),
+]
+results = hyperfine(other, runs=5)
+groups.append(("FLAC decoding and start-up", other, results, None))
+t = lambda name: results[name]["median"]
+targets.append(("analyze of the FLAC no slower than ffmpeg's decode alone", t("signalpath analyze, 10-min 24-bit FLAC") / t("ffmpeg decode alone, same FLAC"), 1.0, "≤"))
+targets.append(("info on a 10 s file: start-up ≤ 15 ms", t("signalpath info, 10 s WAV") * 1000, 15, "≤ ms"))
+
+rss_limits = {}
+lines = []
+cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.processor())
+lines += ["# Benchmarks", "",
+          f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {cpu}, {os.cpu_count()} cores, "
+          f"{platform.system()} {platform.release()}; `make bench` regenerates this file.",
+          "Warm page cache; hyperfine medians over several runs (commands of one table ran in one hyperfine run);",
+          "peak RSS from one extra run under GNU time. Audio s/s: seconds of audio analysed per second.", ""]
+for title, commands, results, audio in groups:
+    lines += [f"## {title}", "", "| command | median | min–max | peak RSS | audio s/s |", "|---|---|---|---|---|"]
+    for name, command in commands:
+        rss = peak_rss(command)
+        if name.startswith("signalpath analyze") or name.startswith("signalpath spectrum"):
+            rss_limits[name] = rss
+        seconds = audio
+        if name.endswith("FLAC"):
+            seconds = 600
+        lines.append(row(name, results[name], seconds, rss))
+    lines.append("")
+    lines += ["Commands:", ""] + [f"- {name}: `{command.replace(data + '/', '')}`" for name, command in commands] + [""]
+for name, rss in rss_limits.items():
+    targets.append((f"peak RSS of {name}", rss, 40, "≤ MB"))
+lines += ["## Targets (issue 7)", "", "| target | measured | limit | holds |", "|---|---|---|---|"]
+for name, value, limit, relation in targets:
+    holds = value >= limit if relation == "≥" else value <= limit
+    unit = "" if relation in ("≥", "≤") else " " + relation.split()[1]
+    measured = f"{value:.2f}×" if not unit else f"{value:.1f}{unit}"
+    lines.append(f"| {name} | {measured} | {relation.split()[0]} {limit}{'×' if not unit else unit} | {'yes' if holds else '**no**'} |")
+lines.append("")
+with open(output, "w") as handle:
+    handle.write("\n".join(lines))
+print("\n".join(lines))
