@@ -147,7 +147,7 @@ final class AnalysisCombiner {
         guard segments > 0 else { return nil }
         let parameters = analyzer.spectrum
         let bins = parameters.fftSize / 2 + 1
-        let window = WindowTable(parameters.window, size: parameters.windowSize)
+        let window = WindowTable.shared(parameters.window, size: parameters.windowSize)
         let span = Int64(segments - 1) * Int64(parameters.hop) + Int64(parameters.windowSize)
         return PowerSpectrum(
             path: analyzer.file.path, sampleRate: analyzer.file.format.sampleRate,

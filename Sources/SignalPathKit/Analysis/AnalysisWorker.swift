@@ -30,7 +30,7 @@ final class AnalysisWorker: @unchecked Sendable {
         // memory grows with the file.
         window = FrameWindow(reader: reader, capacity: capacity)
         planar = [Float](repeating: 0, count: capacity + 2 * Self.padding)
-        transform = SegmentTransform(fftSize: spectrum.fftSize, window: WindowTable(spectrum.window, size: spectrum.windowSize))
+        transform = SegmentTransform(fftSize: spectrum.fftSize, window: WindowTable.shared(spectrum.window, size: spectrum.windowSize))
         rules = LevelStatistics.Rules(fullScale: Self.fullScale(analyzer.file.format.sampleFormat),
                                       minimumClipRun: analyzer.settings.minimumClipRun,
                                       silenceThreshold: Float(pow(10, analyzer.settings.silenceThreshold / 20)))

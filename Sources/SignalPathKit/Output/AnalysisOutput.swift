@@ -113,7 +113,7 @@ extension SignalAnalysis {
     /// The references and rules behind every number.
     public var conventions: JSONValue {
         let parameters = spectrumParameters
-        let window = WindowTable(parameters.window, size: parameters.windowSize)
+        let window = WindowTable.shared(parameters.window, size: parameters.windowSize)
         let band = Distortion.band(sampleRate: sampleRate)
         return .object([
             .init("rms_reference", .string(settings.rmsReference.rawValue)),

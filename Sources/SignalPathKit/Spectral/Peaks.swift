@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -67,22 +68,23 @@ extension PowerSpectrum {
         candidates.sort { levels[$0] > levels[$1] }
         let separation = parameters.window.mainLobeHalfWidth * parameters.fftSize / parameters.windowSize
         var chosen: [Int] = []
+        var scratch: [Double] = []
         for bin in candidates where chosen.count < count {
             guard chosen.allSatisfy({ abs($0 - bin) > separation }) else { continue }
-            if let prominence, levels[bin] - neighbourhoodMedian(levels, around: bin, lobe: separation) < prominence { continue }
+            if let prominence, levels[bin] - neighbourhoodMedian(levels, around: bin, lobe: separation, scratch: &scratch) < prominence { continue }
             chosen.append(bin)
         }
-        let window = chosen.isEmpty ? [] : parameters.window.coefficients(size: parameters.windowSize)
+        let window = chosen.isEmpty ? nil : WindowResponse.shared(parameters.window, size: parameters.windowSize, fftSize: parameters.fftSize)
         return chosen.map { bin in
             let alpha = levels[bin - 1], beta = levels[bin], gamma = levels[bin + 1]
             var offset = 0.0
             let curvature = alpha - 2 * beta + gamma
             if alpha.isFinite && gamma.isFinite && curvature < 0 {
                 offset = max(-0.5, min(0.5, 0.5 * (alpha - gamma) / curvature))
-                offset = refinedOffset(window, below: alpha, above: gamma) ?? offset
+                offset = window.flatMap { Self.refinedOffset($0, below: alpha, above: gamma) } ?? offset
             }
             // |W(δ)| / W(0): how much of a tone δ bins off the bin centre this bin sees.
-            let response = windowResponse(window, offsetBins: offset) / windowSum
+            let response = (window?.magnitude(atOffset: offset) ?? windowSum) / windowSum
             let level = beta - 20 * log10(response)
             let frequency = (Double(bin) + offset) * binWidth
             return SpectralPeak(channel: channel, bin: bin, frequency: frequency, level: level,
@@ -91,25 +93,47 @@ extension PowerSpectrum {
     }
 
     /// The median level of the bins around `bin`: a sixth of an octave, and at least four lobes,
-    /// either side, without the peak's own lobe.
-    private func neighbourhoodMedian(_ levels: [Double], around bin: Int, lobe: Int) -> Double {
+    /// either side, without the peak's own lobe; from at most 64 evenly spaced bins of it (the
+    /// averaged bins vary slowly, and this keeps a scan over thousands of candidates cheap).
+    private func neighbourhoodMedian(_ levels: [Double], around bin: Int, lobe: Int, scratch: inout [Double]) -> Double {
         let reach = max(4 * lobe, Int(Double(bin) * (pow(2, 1.0 / 6) - 1)))
-        var around: [Double] = []
-        for index in max(1, bin - reach)...min(levels.count - 1, bin + reach) where abs(index - bin) > lobe {
-            around.append(levels[index])
+        let first = max(1, bin - reach), last = min(levels.count - 1, bin + reach)
+        let stride = max(1, (last - first + 1) / 64)
+        scratch.removeAll(keepingCapacity: true)
+        for index in Swift.stride(from: first, through: last, by: stride) where abs(index - bin) > lobe {
+            scratch.append(levels[index])
         }
-        guard !around.isEmpty else { return -.infinity }
-        around.sort()
-        return around[around.count / 2]
+        guard !scratch.isEmpty else { return -.infinity }
+        return Self.select(&scratch, rank: scratch.count / 2)
+    }
+
+    /// The value of rank `rank` (0-based, ascending) of `values`, by quickselect: O(n), reorders `values`.
+    static func select(_ values: inout [Double], rank: Int) -> Double {
+        var low = 0, high = values.count - 1
+        while low < high {
+            let pivot = values[(low + high) / 2]
+            var i = low, j = high
+            while i <= j {
+                while values[i] < pivot { i += 1 }
+                while values[j] > pivot { j -= 1 }
+                if i <= j {
+                    values.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if rank <= j { high = j } else if rank >= i { low = i } else { return values[rank] }
+        }
+        return values[rank]
     }
 
     /// The offset in (−½, ½) at which |W(1−δ)|/|W(1+δ)| equals the ratio of the neighbouring bins'
     /// magnitudes (given in dB), found by bisection; nil when the ratio is outside what the window
     /// can produce (noise, or another tone close by).
-    private func refinedOffset(_ window: [Float], below: Double, above: Double) -> Double? {
+    private static func refinedOffset(_ window: WindowResponse, below: Double, above: Double) -> Double? {
         let measured = (above - below) / 20  // log10 of |X(k+1)| / |X(k−1)|
         func ratio(_ delta: Double) -> Double {
-            log10(windowResponse(window, offsetBins: 1 - delta) / windowResponse(window, offsetBins: 1 + delta))
+            log10(window.magnitude(atOffset: 1 - delta) / window.magnitude(atOffset: 1 + delta))
         }
         var low = -0.5, high = 0.5
         guard ratio(low) < measured, measured < ratio(high) else { return nil }
@@ -119,14 +143,49 @@ extension PowerSpectrum {
         }
         return (low + high) / 2
     }
+}
 
-    /// |Σ w[n]·e^(−2πi·δ·n/fftSize)|: the window's spectrum δ FFT bins from its centre.
-    ///
-    /// The phasor advances by one complex multiplication per coefficient instead of a sin and cos
-    /// each; restarted from exact values every 1024 steps, its rounding stays near 1e−13.
-    private func windowResponse(_ window: [Float], offsetBins: Double) -> Double {
+/// |W(δ)|, a window's spectrum δ FFT bins from its centre, for 0 ≤ |δ| ≤ 1.5: tabulated once at
+/// 1/64 bin (an O(N) sum each) and interpolated with cubic (Catmull–Rom) segments, which on a main
+/// lobe is good to ~1e−7 — so refining many peaks costs a table, not a DTFT per step.
+struct WindowResponse: Sendable {
+    static let step = 1.0 / 64
+    private let table: [Double]
+
+    private struct Key: Hashable {
+        var window: String
+        var size: Int
+        var fftSize: Int
+    }
+    private static let cache = Mutex<[Key: WindowResponse]>([:])
+
+    /// The table for a window, size and FFT size, made once per process.
+    static func shared(_ window: Window, size: Int, fftSize: Int) -> WindowResponse {
+        let key = Key(window: window.name, size: size, fftSize: fftSize)
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        let response = WindowResponse(WindowTable.shared(window, size: size).coefficients, fftSize: fftSize)
+        cache.withLock { $0[key] = response }
+        return response
+    }
+
+    init(_ window: [Float], fftSize: Int) {
+        // From −1 step to 1.5 + 2 steps, so every interpolation has its four points.
+        table = (-1...(Int(1.5 / Self.step) + 2)).map { Self.dtft(window, fftSize: fftSize, offsetBins: Double($0) * Self.step) }
+    }
+
+    func magnitude(atOffset offset: Double) -> Double {
+        let position = min(abs(offset), 1.5) / Self.step
+        let index = min(Int(position), table.count - 4)
+        let t = position - Double(index)
+        let (p0, p1, p2, p3) = (table[index], table[index + 1], table[index + 2], table[index + 3])
+        return p1 + 0.5 * t * (p2 - p0 + t * (2 * p0 - 5 * p1 + 4 * p2 - p3 + t * (3 * (p1 - p2) + p3 - p0)))
+    }
+
+    /// |Σ w[n]·e^(−2πi·δ·n/fftSize)|, with the phasor advanced by one complex multiplication per
+    /// coefficient (restarted from exact values every 1024 steps; rounding stays near 1e−13).
+    static func dtft(_ window: [Float], fftSize: Int, offsetBins: Double) -> Double {
         var re = 0.0, im = 0.0
-        let step = -2 * Double.pi * offsetBins / Double(parameters.fftSize)
+        let step = -2 * Double.pi * offsetBins / Double(fftSize)
         let stepRe = cos(step), stepIm = sin(step)
         var phasorRe = 1.0, phasorIm = 0.0
         for (n, w) in window.enumerated() {

@@ -57,7 +57,7 @@ public struct SpectrumAnalyzer: Sendable {
 
     /// Runs the analysis on up to `workers` tasks (one for a stream, which reads front to back).
     public func run(workers: Int = 2) async throws(SignalPathError) -> PowerSpectrum {
-        let window = WindowTable(parameters.window, size: parameters.windowSize)
+        let window = WindowTable.shared(parameters.window, size: parameters.windowSize)
         let combiner = ChunkCombiner(averaging: parameters.averaging, channels: channels.count(channels: file.format.channels),
                                      bins: parameters.fftSize / 2 + 1)
         guard let segmentCount else {

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -127,6 +128,22 @@ public struct WindowTable: Sendable {
     public let sum: Double
     /// Σw²: white noise of variance σ² gives E|X|² = σ²·Σw².
     public let sumOfSquares: Double
+
+    private struct Key: Hashable {
+        var window: String
+        var size: Int
+    }
+    private static let cache = Mutex<[Key: WindowTable]>([:])
+
+    /// The table for `window` of `size`, computed once per process (a Kaiser window of 8192 points
+    /// takes a Bessel series per point).
+    public static func shared(_ window: Window, size: Int) -> WindowTable {
+        let key = Key(window: window.name, size: size)
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        let table = WindowTable(window, size: size)
+        cache.withLock { $0[key] = table }
+        return table
+    }
 
     public init(_ window: Window, size: Int) {
         self.window = window
