@@ -114,40 +114,61 @@ struct LevelTests {
         #expect(!json.contains("nan") && !json.contains("inf"))
     }
 
-    @Test("merging statistics of random splits equals one pass (model: a direct count of clip runs)", arguments: [1, 2, 3])
+    @Test("statistics of random splits, merged, equal a direct model of every field (both the block and the per-sample paths)",
+          arguments: [1, 2, 3])
     func mergeModel(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
         let rules = LevelStatistics.Rules(fullScale: 1, minimumClipRun: 3, silenceThreshold: 0.01)
-        for _ in 0..<200 {
-            let count = Int.random(in: 1..<400, using: &generator)
-            let samples: [Float] = (0..<count).map { _ in
-                switch Int.random(in: 0..<4, using: &generator) {
-                case 0: return Bool.random(using: &generator) ? 1 : -1
-                case 1: return 0
-                default: return Float.random(in: -0.9..<0.9, using: &generator)
+        for round in 0..<60 {
+            let count = Int.random(in: 1..<3000, using: &generator)
+            // Stretches of one kind, so that whole 64-sample blocks of quiet, loud, clipped and
+            // silent audio occur, and now and then a NaN.
+            var samples: [Float] = []
+            while samples.count < count {
+                let kind = Int.random(in: 0..<6, using: &generator)
+                for _ in 0..<min(count - samples.count, Int.random(in: 1..<200, using: &generator)) {
+                    switch kind {
+                    case 0: samples.append(Bool.random(using: &generator) ? 1 : -1)
+                    case 1: samples.append(0)
+                    case 2: samples.append(Float.random(in: -0.005..<0.005, using: &generator))
+                    case 3: samples.append(Float(Int.random(in: -32768..<32768, using: &generator)) / 32768)
+                    case 4 where round % 7 == 0: samples.append(Int.random(in: 0..<50, using: &generator) == 0 ? .nan : 0.25)
+                    default: samples.append(Float.random(in: -0.9..<0.9, using: &generator))
+                    }
                 }
             }
-            var whole = LevelStatistics()
-            samples.withUnsafeBufferPointer { _ = whole.accumulate($0, firstFrame: 0, rules: rules) }
             var merged = LevelStatistics()
             var start = 0
             while start < count {
-                let end = min(count, start + Int.random(in: 0..<40, using: &generator))
+                let end = min(count, start + Int.random(in: 0..<800, using: &generator))
                 var piece = LevelStatistics()
                 samples.withUnsafeBufferPointer { _ = piece.accumulate(UnsafeBufferPointer(rebasing: $0[start..<end]), firstFrame: Int64(start), rules: rules) }
                 merged.merge(piece)
                 start = end
             }
-            // The model: runs of |x| = 1 counted directly.
-            var expected: Int64 = 0, run: Int64 = 0
-            for sample in samples + [0] {
-                if abs(sample) >= 1 { run += 1 } else { if run >= 3 { expected += run }; run = 0 }
+            // The model: each field computed directly over the finite samples.
+            let finite = samples.enumerated().filter { $0.element.isFinite }
+            var clipped: Int64 = 0, run: Int64 = 0
+            for (_, sample) in finite + [(0, 0)] {
+                if abs(sample) >= 1 { run += 1 } else { if run >= 3 { clipped += run }; run = 0 }
             }
-            #expect(whole.clippedSamples == expected && merged.clippedSamples == expected)
-            #expect(merged.zeroCrossings == whole.zeroCrossings && merged.peak == whole.peak && merged.peakFrame == whole.peakFrame)
-            #expect(merged.firstAudibleFrame == whole.firstAudibleFrame && merged.lastAudibleFrame == whole.lastAudibleFrame)
-            #expect(merged.minimum == whole.minimum && merged.maximum == whole.maximum && merged.frames == whole.frames)
-            #expect(abs(merged.sumOfSquares - whole.sumOfSquares) < 1e-9)
+            let peak = finite.map { abs($0.element) }.max() ?? 0
+            let crossings = zip(finite, finite.dropFirst()).filter { ($0.element < 0) != ($1.element < 0) }.count
+            let audible = finite.filter { abs($0.element) >= 0.01 }.map(\.offset)
+            let lowestBit = finite.filter { $0.element != 0 }.map { value -> Int in
+                let bits = value.element.bitPattern & 0x7FFF_FFFF
+                let exponent = Int(bits >> 23)
+                return max(exponent, 1) - 150 + ((bits & 0x7F_FFFF) | (exponent != 0 ? 0x80_0000 : 0)).trailingZeroBitCount
+            }.min() ?? .max
+            #expect(merged.clippedSamples == clipped)
+            #expect(merged.zeroCrossings == Int64(crossings))
+            #expect(merged.peak == peak && merged.peakFrame == (peak > 0 ? Int64(finite.first { abs($0.element) == peak }!.offset) : nil))
+            #expect(merged.firstAudibleFrame == audible.first.map(Int64.init) && merged.lastAudibleFrame == audible.last.map(Int64.init))
+            #expect(merged.minimum == (finite.map(\.element).min() ?? .infinity) && merged.maximum == (finite.map(\.element).max() ?? -.infinity))
+            #expect(merged.lowestBitExponent == lowestBit)
+            #expect(merged.nonFiniteSamples == Int64(count - finite.count) && merged.frames == Int64(count))
+            let squares = finite.reduce(0.0) { $0 + Double($1.element) * Double($1.element) }
+            #expect(abs(merged.sumOfSquares - squares) <= 1e-9 * max(1, squares))
         }
     }
 }

@@ -33,7 +33,8 @@ final class AnalysisWorker: @unchecked Sendable {
         transform = SegmentTransform(fftSize: spectrum.fftSize, window: WindowTable.shared(spectrum.window, size: spectrum.windowSize))
         rules = LevelStatistics.Rules(fullScale: Self.fullScale(analyzer.file.format.sampleFormat),
                                       minimumClipRun: analyzer.settings.minimumClipRun,
-                                      silenceThreshold: Float(pow(10, analyzer.settings.silenceThreshold / 20)))
+                                      silenceThreshold: Float(pow(10, analyzer.settings.silenceThreshold / 20)),
+                                      finestBitExponent: Self.finestBitExponent(analyzer.file.format.sampleFormat))
     }
 
     /// The magnitude of the largest code: 1 − 2^−(bits−1) for integer PCM (which rounds to 1.0 in a
@@ -45,6 +46,16 @@ final class AnalysisWorker: @unchecked Sendable {
         case .ulaw: return 32124 / 32768
         case .alaw: return 32256 / 32768
         case .float, .compressed: return 1
+        }
+    }
+
+    /// The exponent of the finest bit the format holds: −(bits − 1) for integer PCM, −15 for µ-law
+    /// and A-law (16-bit codes), −149 (the smallest Float) otherwise.
+    static func finestBitExponent(_ format: SampleFormat) -> Int {
+        switch format {
+        case .pcm(let bits, _), .lossless(_, let bits): return -(max(1, min(bits, 32)) - 1)
+        case .ulaw, .alaw: return -15
+        case .float, .compressed: return -149
         }
     }
 

@@ -14,11 +14,15 @@ public struct LevelStatistics: Sendable, Equatable {
         public var minimumClipRun: Int
         /// Samples whose magnitude reaches this are not silence.
         public var silenceThreshold: Float
+        /// The exponent of the finest bit the format can hold (−15 for 16-bit PCM, −149 for float):
+        /// once a sample uses it, the bits in use are known and no longer looked for.
+        public var finestBitExponent: Int
 
-        public init(fullScale: Float, minimumClipRun: Int = 3, silenceThreshold: Float) {
+        public init(fullScale: Float, minimumClipRun: Int = 3, silenceThreshold: Float, finestBitExponent: Int = -149) {
             self.fullScale = fullScale
             self.minimumClipRun = minimumClipRun
             self.silenceThreshold = silenceThreshold
+            self.finestBitExponent = finestBitExponent
         }
     }
 
@@ -40,9 +44,9 @@ public struct LevelStatistics: Sendable, Equatable {
     public private(set) var lastAudibleFrame: Int64?
     /// The exponent of the lowest set bit over all non-zero samples: −15 for 16-bit PCM.
     public private(set) var lowestBitExponent: Int = .max
-    private var clipRuns = ClipRuns(minimumRun: 1)
-    private var firstSample: Float?
-    private var lastSample: Float?
+    var clipRuns = ClipRuns(minimumRun: 1)
+    var firstSample: Float?
+    var lastSample: Float?
 
     public init() {}
 
@@ -56,84 +60,47 @@ public struct LevelStatistics: Sendable, Equatable {
 
     /// Adds the samples of `samples` (one channel, contiguous), which are frames `firstFrame…`;
     /// returns their sum of squares.
+    ///
+    /// Works in blocks of 64: a block of finite samples with no new peak, no full-scale sample and
+    /// no first audible sample is summarised four samples at a time; the others (rare in real
+    /// audio) sample by sample. Both give the same statistics (sums may differ in the last bits, as
+    /// they are added in another order).
     @discardableResult
     public mutating func accumulate(_ samples: UnsafeBufferPointer<Float>, firstFrame: Int64, rules: Rules) -> Double {
-        guard !samples.isEmpty else { return 0 }
-        var minimum = self.minimum, maximum = self.maximum, peak = self.peak
-        var peakIndex = -1
-        var sum = 0.0, squares = 0.0
-        var crossings: Int64 = 0
-        var previousNegative = (lastSample ?? samples[0]) < 0
-        var firstAudible = -1, lastAudible = -1
-        var lowestBit = lowestBitExponent
-        var nonFinite: Int64 = 0
-        // Full-scale runs of this pass: the one touching its start stays open for the merge.
-        var pass = ClipRuns(minimumRun: rules.minimumClipRun)
-        var run: Int64 = 0
-        var seenBelowFullScale = false
-        let fullScale = rules.fullScale, threshold = rules.silenceThreshold
-        for index in 0..<samples.count {
-            let x = samples[index]
-            guard x.isFinite else {
-                nonFinite += 1
-                continue
+        guard let base = samples.baseAddress, !samples.isEmpty else { return 0 }
+        var pass = Pass(statistics: self, rules: rules, first: samples[0])
+        var start = 0
+        while start < samples.count {
+            let end = min(start + Pass.blockSize, samples.count)
+            if end - start == Pass.blockSize, let magnitude = Pass.finiteMagnitude(base + start) {
+                pass.block(base, start, largestMagnitude: magnitude)
+            } else {
+                pass.sampleBySample(base, start..<end)
             }
-            let value = Double(x)
-            sum += value
-            squares += value * value
-            minimum = Swift.min(minimum, x)
-            maximum = Swift.max(maximum, x)
-            let magnitude = abs(x)
-            if magnitude > peak {
-                peak = magnitude
-                peakIndex = index
-            }
-            let negative = x < 0
-            if negative != previousNegative { crossings += 1 }
-            previousNegative = negative
-            if magnitude >= threshold {
-                if firstAudible < 0 { firstAudible = index }
-                lastAudible = index
-            }
-            if magnitude >= fullScale {
-                run += 1
-            } else if !seenBelowFullScale {
-                pass.leading = run
-                seenBelowFullScale = true
-                run = 0
-            } else if run > 0 {
-                pass.close(run)
-                run = 0
-            }
-            let bits = x.bitPattern & 0x7FFF_FFFF
-            if bits != 0 {
-                // The lowest set bit of the significand (with its implicit leading 1) and the exponent.
-                let exponent = Int(bits >> 23)
-                let significand = (bits & 0x7F_FFFF) | (exponent != 0 ? 0x80_0000 : 0)
-                lowestBit = Swift.min(lowestBit, Swift.max(exponent, 1) - 150 + significand.trailingZeroBitCount)
-            }
+            start = end
         }
-        pass.count = Int64(samples.count) - nonFinite
-        pass.isUnbroken = !seenBelowFullScale
-        if pass.isUnbroken { pass.leading = run } else { pass.trailing = run }
-        clipRuns.merge(pass)
-        if peakIndex >= 0 { peakFrame = firstFrame + Int64(peakIndex) }
-        if firstAudible >= 0 {
-            if firstAudibleFrame == nil { firstAudibleFrame = firstFrame + Int64(firstAudible) }
-            lastAudibleFrame = firstFrame + Int64(lastAudible)
+        pass.findLastAudible(base)
+        pass.clip.count = Int64(samples.count) - pass.nonFinite
+        pass.clip.isUnbroken = !pass.seenBelowFullScale
+        if pass.clip.isUnbroken { pass.clip.leading = pass.run } else { pass.clip.trailing = pass.run }
+        clipRuns.merge(pass.clip)
+        if pass.peakIndex >= 0 { peakFrame = firstFrame + Int64(pass.peakIndex) }
+        if pass.firstAudible >= 0 {
+            if firstAudibleFrame == nil { firstAudibleFrame = firstFrame + Int64(pass.firstAudible) }
+            lastAudibleFrame = firstFrame + Int64(pass.lastAudible)
         }
-        self.minimum = minimum
-        self.maximum = maximum
-        self.peak = peak
-        self.sum += sum
-        self.sumOfSquares += squares
-        zeroCrossings += crossings
-        lowestBitExponent = lowestBit
-        nonFiniteSamples += nonFinite
+        minimum = pass.minimum
+        maximum = pass.maximum
+        peak = pass.peak
+        sum += pass.sum
+        sumOfSquares += pass.squares
+        zeroCrossings += pass.crossings
+        lowestBitExponent = pass.lowestBit
+        nonFiniteSamples += pass.nonFinite
         frames += Int64(samples.count)
         if firstSample == nil { firstSample = samples.first(where: { $0.isFinite }) }
         if let last = samples.last(where: { $0.isFinite }) { lastSample = last }
-        return squares
+        return pass.squares
     }
 
     /// Appends the statistics of the frames that follow these.

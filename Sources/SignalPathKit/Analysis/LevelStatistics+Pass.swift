@@ -1,0 +1,172 @@
+extension LevelStatistics {
+    /// The running state of one `accumulate` call, with indices into its samples.
+    struct Pass {
+        static let blockSize = 64
+
+        var minimum: Float, maximum: Float, peak: Float
+        var peakIndex = -1
+        var sum = 0.0, squares = 0.0
+        var crossings: Int64 = 0
+        var previousNegative: Bool
+        var firstAudible = -1, lastAudible = -1
+        /// The last block seen to hold an audible sample: `lastAudible` is found there at the end.
+        var lastAudibleBlock = -1
+        var lowestBit: Int
+        var nonFinite: Int64 = 0
+        /// Full-scale runs of this pass: the one touching its start stays open for the merge.
+        var clip: ClipRuns
+        var run: Int64 = 0
+        var seenBelowFullScale = false
+        let rules: Rules
+
+        init(statistics: LevelStatistics, rules: Rules, first: Float) {
+            minimum = statistics.minimum
+            maximum = statistics.maximum
+            peak = statistics.peak
+            previousNegative = (statistics.lastSample ?? first) < 0
+            lowestBit = statistics.lowestBitExponent
+            clip = ClipRuns(minimumRun: rules.minimumClipRun)
+            self.rules = rules
+        }
+
+        /// The largest magnitude of the 64 samples at `block`, or nil when one is NaN or infinite.
+        static func finiteMagnitude(_ block: UnsafePointer<Float>) -> Float? {
+            var largest = SIMD4<Float>(repeating: 0)
+            for offset in stride(from: 0, to: blockSize, by: 4) {
+                let value = UnsafeRawPointer(block + offset).loadUnaligned(as: SIMD4<Float>.self)
+                let magnitude = value.replacing(with: -value, where: value .< 0)
+                // NaN fails every comparison: it would not be selected, so look for it explicitly.
+                guard all(magnitude .< .infinity) else { return nil }
+                largest.replace(with: magnitude, where: magnitude .> largest)
+            }
+            return largest.max()
+        }
+
+        /// A block of 64 finite samples at `start`, whose largest magnitude is `largestMagnitude`.
+        mutating func block(_ samples: UnsafePointer<Float>, _ start: Int, largestMagnitude: Float) {
+            let block = samples + start
+            var low = SIMD4<Float>(repeating: minimum), high = SIMD4<Float>(repeating: maximum)
+            var sums = SIMD4<Double>(repeating: 0), squareSums = SIMD4<Double>(repeating: 0)
+            var changes = SIMD4<Int32>(repeating: 0)
+            for offset in stride(from: 0, to: Self.blockSize, by: 4) {
+                let value = UnsafeRawPointer(block + offset).loadUnaligned(as: SIMD4<Float>.self)
+                low.replace(with: value, where: value .< low)
+                high.replace(with: value, where: value .> high)
+                let wide = SIMD4<Double>(Double(value[0]), Double(value[1]), Double(value[2]), Double(value[3]))
+                sums += wide
+                squareSums += wide * wide
+                if offset > 0 {
+                    let before = UnsafeRawPointer(block + offset - 1).loadUnaligned(as: SIMD4<Float>.self)
+                    changes &+= SIMD4<Int32>(repeating: 0).replacing(with: 1, where: (value .< 0) .^ (before .< 0))
+                }
+            }
+            // Sign changes into the block and within its first four samples.
+            var negative = previousNegative
+            for index in 0..<4 {
+                let next = block[index] < 0
+                if next != negative { crossings += 1 }
+                negative = next
+            }
+            crossings += Int64(changes.wrappedSum())
+            previousNegative = block[Self.blockSize - 1] < 0
+            minimum = low.min()
+            maximum = high.max()
+            sum += sums.sum()
+            squares += squareSums.sum()
+            if largestMagnitude > peak {
+                peak = largestMagnitude
+                peakIndex = start + (0..<Self.blockSize).first { abs(block[$0]) == largestMagnitude }!
+            }
+            if largestMagnitude >= rules.silenceThreshold {
+                if firstAudible < 0 { firstAudible = start + (0..<Self.blockSize).first { abs(block[$0]) >= rules.silenceThreshold }! }
+                lastAudibleBlock = start
+            }
+            if largestMagnitude >= rules.fullScale {
+                for index in 0..<Self.blockSize { clipStep(abs(block[index])) }
+            } else {
+                clipStep(0)  // every sample of the block is below full scale: one step says so
+            }
+            if lowestBit > rules.finestBitExponent { lowestBit = min(lowestBit, Self.lowestBit(block)) }
+        }
+
+        /// The exponent of the lowest set bit over the block's non-zero samples (Int.max if none).
+        static func lowestBit(_ block: UnsafePointer<Float>) -> Int {
+            var lowest = SIMD4<Int32>(repeating: .max)
+            for offset in stride(from: 0, to: blockSize, by: 4) {
+                let bits = UnsafeRawPointer(block + offset).loadUnaligned(as: SIMD4<UInt32>.self) & 0x7FFF_FFFF
+                let exponent = bits &>> 23
+                var significand = bits & 0x7F_FFFF
+                significand.replace(with: significand | 0x80_0000, where: exponent .!= 0)
+                // The lowest set bit alone, as a Float (exact: a power of two ≤ 2²³): its exponent is
+                // the number of trailing zeros.
+                let lowestSet = SIMD4<Int32>(truncatingIfNeeded: significand & (0 &- significand))
+                let asFloat = SIMD4<Float>(Float(lowestSet[0]), Float(lowestSet[1]), Float(lowestSet[2]), Float(lowestSet[3]))
+                let trailingZeros = SIMD4<Int32>(truncatingIfNeeded: (unsafeBitCast(asFloat, to: SIMD4<UInt32>.self) &>> 23)) &- 127
+                let biased = SIMD4<Int32>(truncatingIfNeeded: exponent)
+                var position = biased.replacing(with: 1, where: biased .== 0) &- 150 &+ trailingZeros
+                position.replace(with: .max, where: bits .== 0)
+                lowest.replace(with: position, where: position .< lowest)
+            }
+            let result = lowest.min()
+            return result == .max ? .max : Int(result)
+        }
+
+        /// One sample's step of the full-scale run tracking (`magnitude` 0 for "below full scale").
+        mutating func clipStep(_ magnitude: Float) {
+            if magnitude >= rules.fullScale {
+                run += 1
+            } else if !seenBelowFullScale {
+                clip.leading = run
+                seenBelowFullScale = true
+                run = 0
+            } else if run > 0 {
+                clip.close(run)
+                run = 0
+            }
+        }
+
+        /// The samples of `range`, one at a time: blocks with NaN or infinities, and the tail.
+        mutating func sampleBySample(_ samples: UnsafePointer<Float>, _ range: Range<Int>) {
+            let threshold = rules.silenceThreshold
+            for index in range {
+                let x = samples[index]
+                guard x.isFinite else {
+                    nonFinite += 1
+                    continue
+                }
+                let value = Double(x)
+                sum += value
+                squares += value * value
+                minimum = Swift.min(minimum, x)
+                maximum = Swift.max(maximum, x)
+                let magnitude = abs(x)
+                if magnitude > peak {
+                    peak = magnitude
+                    peakIndex = index
+                }
+                let negative = x < 0
+                if negative != previousNegative { crossings += 1 }
+                previousNegative = negative
+                if magnitude >= threshold {
+                    if firstAudible < 0 { firstAudible = index }
+                    lastAudible = index
+                    lastAudibleBlock = -1
+                }
+                clipStep(magnitude)
+                let bits = x.bitPattern & 0x7FFF_FFFF
+                if bits != 0 {
+                    let exponent = Int(bits >> 23)
+                    let significand = (bits & 0x7F_FFFF) | (exponent != 0 ? 0x80_0000 : 0)
+                    lowestBit = Swift.min(lowestBit, Swift.max(exponent, 1) - 150 + significand.trailingZeroBitCount)
+                }
+            }
+        }
+
+        /// Settles `lastAudible` when the last audible sample was in a block summarised as a whole.
+        mutating func findLastAudible(_ samples: UnsafePointer<Float>) {
+            guard lastAudibleBlock >= 0 else { return }
+            let start = lastAudibleBlock
+            lastAudible = start + (0..<Self.blockSize).last { abs(samples[start + $0]) >= rules.silenceThreshold }!
+        }
+    }
+}
