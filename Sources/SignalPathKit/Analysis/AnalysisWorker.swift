@@ -14,7 +14,7 @@ final class AnalysisWorker: @unchecked Sendable {
     private let transform: SegmentTransform
     private let meter = TruePeakMeter()
     private let rules: LevelStatistics.Rules
-    /// One channel of the loaded frames, contiguous, with `padding` zeros before and after: the
+    /// The loaded frames, one row per channel, each with `padding` zeros before and after: the
     /// true-peak filter reads 11 samples back, and past the end of the input.
     private var planar: [Float]
     private static let padding = TruePeakMeter.taps - 1
@@ -29,7 +29,7 @@ final class AnalysisWorker: @unchecked Sendable {
         // threshold above DispatchIO's 1 MiB read buffers, which then fragment the heap until
         // memory grows with the file.
         window = FrameWindow(reader: reader, capacity: capacity)
-        planar = [Float](repeating: 0, count: capacity + 2 * Self.padding)
+        planar = [Float](repeating: 0, count: (capacity + 2 * Self.padding) * analyzer.file.format.channels)
         transform = SegmentTransform(fftSize: spectrum.fftSize, window: WindowTable.shared(spectrum.window, size: spectrum.windowSize))
         rules = LevelStatistics.Rules(fullScale: Self.fullScale(analyzer.file.format.sampleFormat),
                                       minimumClipRun: analyzer.settings.minimumClipRun,
@@ -57,6 +57,54 @@ final class AnalysisWorker: @unchecked Sendable {
         case .ulaw, .alaw: return -15
         case .float, .compressed: return -149
         }
+    }
+
+    /// Copies the `got` loaded frames into the channels' rows (after their front padding) and
+    /// zeroes the padding around them. Stereo goes eight samples at a time.
+    private func deinterleave(got: Int, rowLength: Int) {
+        let channels = window.channels, padding = Self.padding
+        window.samples.withUnsafeBufferPointer { interleaved in
+            planar.withUnsafeMutableBufferPointer { planar in
+                let base = planar.baseAddress!
+                for channel in 0..<channels {
+                    let row = base + channel * rowLength
+                    for index in 0..<padding { row[index] = 0 }
+                    for index in padding + got..<min(rowLength, got + 2 * padding) { row[index] = 0 }
+                }
+                var frame = 0
+                if channels == 2 {
+                    let left = base + padding, right = base + rowLength + padding
+                    let source = UnsafeRawPointer(interleaved.baseAddress!)
+                    while frame &+ 4 <= got {
+                        let pairs = source.loadUnaligned(fromByteOffset: frame &* 8, as: SIMD8<Float>.self)
+                        UnsafeMutableRawPointer(left + frame).storeBytes(of: pairs.evenHalf, as: SIMD4<Float>.self)
+                        UnsafeMutableRawPointer(right + frame).storeBytes(of: pairs.oddHalf, as: SIMD4<Float>.self)
+                        frame &+= 4
+                    }
+                }
+                for channel in 0..<channels {
+                    let row = base + channel * rowLength + padding
+                    for index in frame..<got { row[index] = interleaved[index &* channels &+ channel] }
+                }
+            }
+        }
+    }
+
+    /// Replaces NaN and ±∞ in `range` of `row` with 0; returns how many of them lay in `counting`.
+    private static func zeroNonFinite(_ row: UnsafeMutableBufferPointer<Float>, _ range: Range<Int>, counting: Range<Int>) -> Int64 {
+        var count: Int64 = 0
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(start + 256, range.upperBound)
+            if !LevelStatistics.allFinite(UnsafeBufferPointer(rebasing: row[start..<end])) {
+                for index in start..<end where !row[index].isFinite {
+                    row[index] = 0
+                    if counting.contains(index) { count += 1 }
+                }
+            }
+            start = end
+        }
+        return count
     }
 
     /// The chunk's own frames, relative to the range.
@@ -117,56 +165,72 @@ final class AnalysisWorker: @unchecked Sendable {
             frames: own.lowerBound..<ownEnd, endOfInput: endOfInput)
 
         let padding = Self.padding
-        let needed = got + 2 * padding
-        precondition(planar.count >= needed)
-        /// Index into `planar` of relative frame `frame`.
+        let rowLength = planar.count / channels
+        precondition(got + 2 * padding <= rowLength)
+        /// Index into a channel's row of `planar` of relative frame `frame`.
         func offset(_ frame: Int64) -> Int { Int(frame - wanted.lowerBound) + padding }
-        for channel in 0..<channels {
-            window.samples.withUnsafeBufferPointer { interleaved in
-                planar.withUnsafeMutableBufferPointer { planar in
-                    for index in 0..<padding { planar[index] = 0 }
-                    // NaN and ±∞ (float files) become 0, counted: they would poison the filters and FFTs.
-                    var nonFinite: Int64 = 0
-                    for frame in 0..<got {
-                        let value = interleaved[frame &* channels &+ channel]
-                        if value.isFinite {
-                            planar[padding &+ frame] = value
-                        } else {
-                            planar[padding &+ frame] = 0
-                            if Int64(frame) + wanted.lowerBound >= own.lowerBound && Int64(frame) + wanted.lowerBound < ownEnd { nonFinite += 1 }
-                        }
-                    }
-                    result.nonFiniteSamples.append(nonFinite)
-                    for index in padding + got..<needed { planar[index] = 0 }
-                }
+        /// Calls `body` with each piece of the chunk's own frames that lies in one 100 ms sub-block,
+        /// and that sub-block's slot in the chunk's arrays.
+        func forEachSubBlockPiece(_ body: (Range<Int64>, Int) -> Void) {
+            var frame = own.lowerBound
+            var subBlock = firstSubBlock
+            while frame < ownEnd {
+                let pieceEnd = min(ownEnd, analyzer.subBlockStart(subBlock + 1))
+                body(frame..<pieceEnd, subBlock - firstSubBlock)
+                frame = pieceEnd
+                subBlock += 1
             }
-            planar.withUnsafeBufferPointer { planar in
-                func samples(_ frames: Range<Int64>) -> UnsafeBufferPointer<Float> {
-                    UnsafeBufferPointer(rebasing: planar[offset(frames.lowerBound)..<offset(frames.upperBound)])
-                }
+        }
+        deinterleave(got: got, rowLength: rowLength)
+        planar.withUnsafeMutableBufferPointer { planar in
+            for channel in 0..<channels {
+                let row = UnsafeMutableBufferPointer(rebasing: planar[channel * rowLength..<(channel + 1) * rowLength])
+                // NaN and ±∞ (float files) become 0, counted: they would poison the filters and FFTs.
+                result.nonFiniteSamples.append(Self.zeroNonFinite(row, padding..<padding + got, counting: offset(own.lowerBound)..<offset(ownEnd)))
+            }
+        }
+        planar.withUnsafeBufferPointer { planar in
+            func row(_ channel: Int) -> UnsafeBufferPointer<Float> {
+                UnsafeBufferPointer(rebasing: planar[channel * rowLength..<(channel + 1) * rowLength])
+            }
+            func samples(_ channel: Int, _ frames: Range<Int64>) -> UnsafeBufferPointer<Float> {
+                UnsafeBufferPointer(rebasing: row(channel)[offset(frames.lowerBound)..<offset(frames.upperBound)])
+            }
+            for channel in 0..<channels {
                 var levels = LevelStatistics()
-                var state = KWeighting.State()
-                _ = analyzer.weighting.filter(samples(wanted.lowerBound..<own.lowerBound), state: &state)
-                var frame = own.lowerBound
-                var subBlock = firstSubBlock
-                while frame < ownEnd {
-                    let pieceEnd = min(ownEnd, analyzer.subBlockStart(subBlock + 1))
-                    let piece = samples(frame..<pieceEnd)
-                    let slot = subBlock - firstSubBlock
-                    result.squares[slot * channels + channel] += levels.accumulate(piece, firstFrame: rangeStart + frame, rules: rules)
-                    result.weightedEnergy[slot] += analyzer.channelWeights[channel] * analyzer.weighting.filter(piece, state: &state)
-                    frame = pieceEnd
-                    subBlock += 1
+                forEachSubBlockPiece { piece, slot in
+                    result.squares[slot * channels + channel] += levels.accumulate(samples(channel, piece), firstFrame: rangeStart + piece.lowerBound, rules: rules)
                 }
                 // The interpolation filter rings on for 11 samples past the last one.
                 let peakEnd = isLast ? endOfInput! + Int64(padding) : ownEnd
-                result.truePeaks.append(meter.peak(planar, range: offset(own.lowerBound)..<offset(peakEnd), above: levels.peak))
+                result.truePeaks.append(meter.peak(row(channel), range: offset(own.lowerBound)..<offset(peakEnd), above: levels.peak))
                 result.levels.append(levels)
                 result.power.withUnsafeMutableBufferPointer { power in
                     let channelPower = UnsafeMutableBufferPointer(rebasing: power[channel * bins..<(channel + 1) * bins])
                     for start in segmentStarts {
-                        transform.transform(planar, firstFrame: offset(start), channels: 1, channel: 0)
+                        transform.transform(row(channel), firstFrame: offset(start), channels: 1, channel: 0)
                         transform.combine(into: channelPower, .mean)
+                    }
+                }
+            }
+            // K-weighting, two channels per loop where there are two: their filter chains are
+            // independent, so one loop runs both in about the time of one. Each starts from rest
+            // at the start of the settling frames.
+            let weighting = analyzer.weighting, weights = analyzer.channelWeights
+            for first in stride(from: 0, to: channels, by: 2) {
+                if first + 1 < channels {
+                    var state = KWeighting.PairState()
+                    _ = weighting.filter(samples(first, wanted.lowerBound..<own.lowerBound), samples(first + 1, wanted.lowerBound..<own.lowerBound),
+                                         state: &state)
+                    forEachSubBlockPiece { piece, slot in
+                        let energy = weighting.filter(samples(first, piece), samples(first + 1, piece), state: &state)
+                        result.weightedEnergy[slot] += weights[first] * energy[0] + weights[first + 1] * energy[1]
+                    }
+                } else {
+                    var state = KWeighting.State()
+                    _ = weighting.filter(samples(first, wanted.lowerBound..<own.lowerBound), state: &state)
+                    forEachSubBlockPiece { piece, slot in
+                        result.weightedEnergy[slot] += weights[first] * weighting.filter(samples(first, piece), state: &state)
                     }
                 }
             }

@@ -51,9 +51,8 @@ public struct KWeighting: Sendable, Equatable {
         public init() {}
     }
 
-    /// Filters `samples` (one channel) on from `state`, and returns the sum of squares of the
-    /// output from sample `measuredFrom` on (the samples before only warm the filter up).
-    public func filter(_ samples: UnsafeBufferPointer<Float>, measuredFrom: Int = 0, state: inout State) -> Double {
+    /// Filters `samples` (one channel) on from `state`, and returns the sum of squares of the output.
+    public func filter(_ samples: UnsafeBufferPointer<Float>, state: inout State) -> Double {
         let (sb0, sb1, sb2, sa1, sa2) = (shelf[0], shelf[1], shelf[2], shelf[3], shelf[4])
         let (ha1, ha2) = (highPass[3], highPass[4])
         var s1 = state.shelf1, s2 = state.shelf2, h1 = state.highPass1, h2 = state.highPass2
@@ -67,10 +66,50 @@ public struct KWeighting: Sendable, Equatable {
             let z = y + h1
             h1 = -2 * y - ha1 * z + h2
             h2 = y - ha2 * z
-            if index >= measuredFrom { energy += z * z }
+            energy += z * z
         }
         state = State(shelf1: s1, shelf2: s2, highPass1: h1, highPass2: h2)
         return energy
+    }
+}
+
+extension KWeighting {
+    /// Filter state of two channels filtered together.
+    public struct PairState: Sendable {
+        var shelf1 = SIMD2<Double>(), shelf2 = SIMD2<Double>(), highPass1 = SIMD2<Double>(), highPass2 = SIMD2<Double>()
+        public init() {}
+    }
+
+    /// Filters two channels of equal length at once, on from `state`; returns the sum of squares of
+    /// each one's output. The same arithmetic as `filter(_:state:)`, lane by lane.
+    public func filter(_ first: UnsafeBufferPointer<Float>, _ second: UnsafeBufferPointer<Float>, state: inout PairState) -> SIMD2<Double> {
+        precondition(first.count == second.count)
+        let sb0 = SIMD2(repeating: shelf[0]), sb1 = SIMD2(repeating: shelf[1]), sb2 = SIMD2(repeating: shelf[2])
+        let sa1 = SIMD2(repeating: shelf[3]), sa2 = SIMD2(repeating: shelf[4])
+        let ha1 = SIMD2(repeating: highPass[3]), ha2 = SIMD2(repeating: highPass[4])
+        var s1 = state.shelf1, s2 = state.shelf2, h1 = state.highPass1, h2 = state.highPass2
+        var energy = SIMD2<Double>()
+        for index in 0..<first.count {
+            let x = SIMD2(Double(first[index]), Double(second[index]))
+            let y = sb0 * x + s1
+            s1 = sb1 * x - sa1 * y + s2
+            s2 = sb2 * x - sa2 * y
+            let z = y + h1
+            h1 = -2 * y - ha1 * z + h2
+            h2 = y - ha2 * z
+            energy += z * z
+        }
+        state = PairState(shelf1: s1, shelf2: s2, highPass1: h1, highPass2: h2)
+        return energy
+    }
+}
+
+extension KWeighting.PairState {
+    init(shelf1: SIMD2<Double>, shelf2: SIMD2<Double>, highPass1: SIMD2<Double>, highPass2: SIMD2<Double>) {
+        self.shelf1 = shelf1
+        self.shelf2 = shelf2
+        self.highPass1 = highPass1
+        self.highPass2 = highPass2
     }
 }
 

@@ -1,4 +1,28 @@
+extension SIMD4 where Scalar == Float {
+    /// The largest and smallest lane, spelled out: the generic reductions are not specialised.
+    var largestLane: Float { Swift.max(Swift.max(self[0], self[1]), Swift.max(self[2], self[3])) }
+    var smallestLane: Float { Swift.min(Swift.min(self[0], self[1]), Swift.min(self[2], self[3])) }
+}
+
 extension LevelStatistics {
+    /// True when no sample of `samples` is NaN or infinite; four at a time.
+    static func allFinite(_ samples: UnsafeBufferPointer<Float>) -> Bool {
+        guard let base = samples.baseAddress else { return true }
+        var index = 0
+        var finite = SIMDMask<SIMD4<Int32>>(repeating: true)
+        while index &+ 4 <= samples.count {
+            let value = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD4<Float>.self)
+            let magnitude = value.replacing(with: -value, where: value .< 0)
+            finite = finite .& (magnitude .< .infinity)  // NaN fails the comparison too
+            index &+= 4
+        }
+        while index < samples.count {
+            if !samples[index].isFinite { return false }
+            index &+= 1
+        }
+        return all(finite)
+    }
+
     /// The running state of one `accumulate` call, with indices into its samples.
     struct Pass {
         static let blockSize = 64
@@ -39,7 +63,7 @@ extension LevelStatistics {
                 guard all(magnitude .< .infinity) else { return nil }
                 largest.replace(with: magnitude, where: magnitude .> largest)
             }
-            return largest.max()
+            return largest.largestLane
         }
 
         /// A block of 64 finite samples at `start`, whose largest magnitude is `largestMagnitude`.
@@ -69,8 +93,8 @@ extension LevelStatistics {
             }
             crossings += Int64(changes.wrappedSum())
             previousNegative = block[Self.blockSize - 1] < 0
-            minimum = low.min()
-            maximum = high.max()
+            minimum = low.smallestLane
+            maximum = high.largestLane
             sum += sums.sum()
             squares += squareSums.sum()
             if largestMagnitude > peak {

@@ -55,7 +55,7 @@ public struct TruePeakMeter: Sendable {
             largest.replace(with: magnitude, where: magnitude .> largest)
             index &+= 4
         }
-        var result = largest.max()
+        var result = largest.largestLane
         while index < range.upperBound {
             result = max(result, abs(samples[index]))
             index &+= 1
@@ -90,7 +90,7 @@ public struct TruePeakMeter: Sendable {
             largest.replace(with: magnitude, where: magnitude .> largest)
             index &+= 4
         }
-        var result = largest.max()
+        var result = largest.largestLane
         while index < block.upperBound {
             var sum: Float = 0
             for tap in 0..<taps { sum += c[tap] * samples[index &- tap] }
