@@ -76,7 +76,7 @@ struct Analyze: AsyncParsableCommand {
 
     private func write(_ report: SignalAnalysis, format: OutputFormat, first: Bool, documents: inout [JSONValue]) {
         switch format {
-        case .text:
+        case .text, .plot:
             print((first ? "" : "\n") + report.text)
         case .csv, .tsv:
             var table = DelimitedText(format == .tsv ? .tsv : .csv)

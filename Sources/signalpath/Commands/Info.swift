@@ -24,7 +24,7 @@ struct Info: ParsableCommand {
             do throws(SignalPathError) {
                 let info = try FileInfo(file: AudioFile.open(path))
                 switch format {
-                case .text: print((reports.isEmpty ? "" : "\n") + info.text)
+                case .text, .plot: print((reports.isEmpty ? "" : "\n") + info.text)
                 case .ndjson: print(JSONValue.object([.init("schema", .string(FileInfo.schema))] + info.jsonMembers).serialized())
                 case .csv, .tsv:
                     var table = DelimitedText(format == .csv ? .csv : .tsv)

@@ -3,7 +3,7 @@ import SignalPathKit
 
 struct Spectrum: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The FFT spectrum of a time range: a summary with peaks on a terminal, CSV when piped.",
+        abstract: "The FFT spectrum of a time range: a plot on a terminal, CSV when piped.",
         discussion: """
             Every number states its conventions. The default scale, dbfs, is the single-sided \
             amplitude spectrum corrected for the window's coherent gain: a full-scale sine on a bin \
@@ -16,6 +16,11 @@ struct Spectrum: AsyncParsableCommand {
             bands (frequency_hz, nominal_hz, lower_hz, upper_hz, …); with --peaks they are the peaks. \
             Digital silence (−∞ dB) is an empty field in CSV and null in JSON. With several files, \
             CSV rows start with a path column.
+
+            On a terminal the spectrum is drawn: braille traces per channel (or --style bars) over a \
+            logarithmic frequency axis (--linear), dB grid, the strongest peaks marked with \
+            frequency and note. --format text gives a summary with the peaks instead; --output \
+            FILE.svg writes the plot as an SVG file.
 
             Examples:
               signalpath spectrum take.wav --range 1.5s..3s
@@ -32,11 +37,15 @@ struct Spectrum: AsyncParsableCommand {
     @OptionGroup var show: PresentationOptions
     @OptionGroup var output: MachineOutputOptions
     @OptionGroup var jobs: JobOptions
+    @OptionGroup var plotting: PlotOptions
+
+    @Option(name: .long, help: "Plot traces as lines (braille) or bars (eighth blocks; always for --bands).")
+    var style: SpectrumPlot.TraceStyle = .lines
 
     func run() async throws {
-        let format = output.resolved(fallback: .csv)
+        let format = output.format ?? (StandardOutput.isTerminal || plotting.output != nil ? .plot : .csv)
         let timeRange = try range.timeRange()
-        let presentation = show.presentation(defaultPeaks: format == .text ? 5 : 0)
+        let presentation = show.presentation(defaultPeaks: format == .text ? 5 : format == .plot ? 3 : 0)
         var failures = FailureTally()
         var documents: [JSONValue] = []
         var table = DelimitedText(format == .tsv ? .tsv : .csv)
@@ -45,6 +54,9 @@ struct Spectrum: AsyncParsableCommand {
             do throws(SignalPathError) {
                 let report = try await analyse(path, timeRange: timeRange, presentation: presentation)
                 switch format {
+                case .plot:
+                    let plot = report.plot(style: style, logarithmic: !plotting.linear, floor: plotting.floor, ceiling: plotting.ceiling)
+                    try plotting.emit(defaultHeight: 24) { canvas, area in plot.draw(into: &canvas, area: area) }
                 case .text:
                     print((index == 0 ? "" : "\n") + report.text)
                 case .csv, .tsv:

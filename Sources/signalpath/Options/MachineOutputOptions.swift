@@ -3,12 +3,12 @@ import SignalPathKit
 
 /// How results are written: for people or for programs.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, csv, tsv, json, ndjson
+    case plot, text, csv, tsv, json, ndjson
 }
 
 struct MachineOutputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Output format: text (for people), csv, tsv, json (one document) or ndjson (one line per file).",
+        "Output format: plot (spectrum and spectrogram), text (for people), csv, tsv, json (one document) or ndjson (one line per file).",
         discussion: "Default: text when standard output is a terminal, csv otherwise."))
     var format: OutputFormat?
 

@@ -1,0 +1,21 @@
+extension SpectrogramAnalyzer {
+    /// A frame's power as a `PowerSpectrum`, so that its values come out in any scale by the same
+    /// rules as `spectrum`'s.
+    public func spectrum(of frame: Frame) -> PowerSpectrum {
+        let window = self.window
+        return PowerSpectrum(
+            path: file.path, sampleRate: file.format.sampleRate, frames: frame.span, parameters: parameters,
+            windowSum: window.sum, windowSumOfSquares: window.sumOfSquares, segments: frame.segments,
+            channelNames: channels.names(channels: file.format.channels), power: frame.power)
+    }
+
+    /// Bin frequencies, Hz.
+    public var frequencies: [Double] {
+        (0...parameters.fftSize / 2).map { Double($0) * Double(file.format.sampleRate) / Double(parameters.fftSize) }
+    }
+
+    /// The time a frame stands for: the middle of the frames its segments cover, in seconds.
+    public func time(of frame: Frame) -> Double {
+        Double(frame.span.lowerBound + frame.span.upperBound) / 2 / Double(file.format.sampleRate)
+    }
+}
