@@ -58,10 +58,10 @@ struct SpectrumCLITests {
         #expect(ndjson.stdout.split(separator: "\n").count == 2)
     }
 
-    @Test("on a terminal it shows a summary with parameters and peaks, not a wall of numbers",
+    @Test("--format text on a terminal: a summary with parameters and peaks, not a wall of numbers",
           .enabled(if: which("script") != nil, "needs script(1) for a pseudo-terminal"))
     func terminalSummary() throws {
-        let command = "\(signalpath) spectrum \(sample("tone-step-500-1k-48k-s16.wav")) --range 2.5s.."
+        let command = "\(signalpath) spectrum \(sample("tone-step-500-1k-48k-s16.wav")) --range 2.5s.. --format text"
         let result = try run(which("script")!, ["-qec", command, "/dev/null"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("hann window, 4096-point FFT, 11.72 Hz bins"))
