@@ -59,8 +59,11 @@ demo: build
 	@echo "\$$ signalpath analyze Samples/chord-a-major-44k1-stereo.ogg --format text"
 	@$(RELEASE) analyze Samples/chord-a-major-44k1-stereo.ogg --format text
 	@echo
-	@echo "\$$ signalpath spectrum Samples/chord-a-major-44k1-stereo.ogg --range 0.5s..2.5s --format text --peaks 4"
-	@$(RELEASE) spectrum Samples/chord-a-major-44k1-stereo.ogg --range 0.5s..2.5s --format text --peaks 4
+	@echo "\$$ signalpath spectrum Samples/chord-a-major-44k1-stereo.ogg --range 0.5s..2.5s --format plot"
+	@$(RELEASE) spectrum Samples/chord-a-major-44k1-stereo.ogg --range 0.5s..2.5s --format plot --height 20
+	@echo
+	@echo "\$$ signalpath spectrogram Samples/chirp-log-20-20k-48k-s24.flac --format plot"
+	@$(RELEASE) spectrogram Samples/chirp-log-20-20k-48k-s24.flac --format plot --height 16
 	@echo
 	@echo "\$$ signalpath analyze Samples/*.wav --format csv | cut -d, -f1,3,6,8,9,24"
 	@$(RELEASE) analyze Samples/*.wav --format csv | cut -d, -f1,3,6,8,9,24
