@@ -5,9 +5,9 @@ PREFIX  ?= /usr/local
 SWIFT   ?= swift
 RELEASE := .build/release/signalpath
 
-# Debian packages: the C libraries signalpath links, and the tools the tests use as independent
+# Debian packages: the C libraries signalpath links (libsndfile, FFTW, ALSA), and the tools the tests use as independent
 # encoders and references (sox, ffmpeg, espeak-ng for speech).
-APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev sox ffmpeg espeak-ng
+APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev sox ffmpeg espeak-ng
 # Python modules the tests use as references (numpy and scipy come with the machine's Python).
 PIP_PACKAGES := pyloudnorm soundfile
 # Only for `make bench`.

@@ -22,9 +22,14 @@ let package = Package(
             pkgConfig: "fftw3f",
             providers: [.apt(["libfftw3-dev"])]
         ),
+        .systemLibrary(
+            name: "CALSA",
+            pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]
+        ),
         .target(
             name: "SignalPathKit",
-            dependencies: ["CSndFile", "CFFTW"]
+            dependencies: ["CSndFile", "CFFTW", "CALSA"]
         ),
         .executableTarget(
             name: "signalpath",
@@ -39,7 +44,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SignalPathKitTests",
-            dependencies: ["SignalPathKit", "SignalPathTestSupport"]
+            dependencies: ["SignalPathKit", "SignalPathTestSupport"],
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "SignalPathCLITests",

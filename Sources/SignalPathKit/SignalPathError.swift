@@ -27,6 +27,10 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
     case notSeekable(path: String)
     /// A request that cannot be satisfied for this file (a frame range outside it, say).
     case invalidRequest(path: String, reason: String)
+    /// An audio device (ALSA) cannot be opened or used.
+    case device(name: String, reason: String)
+    /// Writing an output file failed (`errno`): a full disk, a file size limit.
+    case write(path: String, errno: Int32)
 
     /// Broad kinds of failure; the executable maps each to one exit code.
     public enum Category: Sendable, Equatable {
@@ -45,7 +49,8 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .notFound(let path), .permissionDenied(let path), .isDirectory(let path),
              .notRegularFile(let path, _), .io(let path, _, _), .unrecognizedFormat(let path, _),
-             .malformed(let path, _), .notSeekable(let path), .invalidRequest(let path, _):
+             .malformed(let path, _), .notSeekable(let path), .invalidRequest(let path, _), .device(let path, _),
+             .write(let path, _):
             return path
         }
     }
@@ -64,13 +69,16 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case .unrecognizedFormat(_, let reason), .malformed(_, let reason), .invalidRequest(_, let reason):
             return reason
         case .notSeekable: return "input is a stream and cannot seek backwards"
+        case .device(_, let reason): return reason
+        case .write(_, let code): return "write failed: \(String(cString: strerror(code)))"
         }
     }
 
     public var category: Category {
         switch self {
         case .notFound, .permissionDenied, .isDirectory, .notRegularFile: return .cannotOpen
-        case .io: return .io
+        case .io, .write: return .io
+        case .device: return .cannotOpen
         case .unrecognizedFormat, .malformed: return .badData
         case .notSeekable, .invalidRequest: return .usage
         }

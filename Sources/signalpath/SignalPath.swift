@@ -15,7 +15,7 @@ struct SignalPath: AsyncParsableCommand {
             the exit code is that of the first failure.
             """,
         version: signalPathVersion,
-        subcommands: [Info.self, Analyze.self, Spectrum.self, Spectrogram.self]
+        subcommands: [Info.self, Analyze.self, Spectrum.self, Spectrogram.self, Replay.self, Record.self]
     )
 
 }

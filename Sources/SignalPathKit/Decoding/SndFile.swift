@@ -212,3 +212,96 @@ private func sndFileWrite(_ source: UnsafeRawPointer?, _ count: sf_count_t, _ us
 private func sndFileTell(_ userData: UnsafeMutableRawPointer?) -> sf_count_t {
     cursor(userData).position
 }
+
+/// Writes a sound file through libsndfile, by path. The container follows the extension: `.wav`
+/// (written as RF64 that becomes plain WAV when closed under 4 GB), `.rf64`, `.w64`, `.flac`,
+/// `.caf`, `.aiff`. The header is rewritten after every write (`SFC_SET_UPDATE_HEADER_AUTO`), so
+/// a process killed at any moment leaves a file that opens and holds everything written.
+/// Not Sendable: one thread writes.
+public final class SoundFileWriter {
+    /// How samples are stored, and what `write` takes: Int16 for `pcm16`, Int32 (full-scale
+    /// 32-bit, 24-bit data in the top bits) for `pcm24` and `pcm32`, Float for `float32`.
+    public enum Encoding: String, Sendable, CaseIterable {
+        case pcm16, pcm24, pcm32, float32
+
+        public var bytesPerSample: Int { self == .pcm16 ? 2 : 4 }
+    }
+
+    public let path: String
+    public let sampleRate: Int
+    public let channels: Int
+    public let encoding: Encoding
+    public private(set) var framesWritten: Int64 = 0
+    private var handle: OpaquePointer?
+
+    /// The containers by extension.
+    public static let extensions = ["wav", "rf64", "w64", "flac", "caf", "aiff", "aif"]
+
+    /// Creates `path` (which must not exist unless `overwrite`).
+    public init(path: String, sampleRate: Int, channels: Int, encoding: Encoding, overwrite: Bool) throws(SignalPathError) {
+        self.path = path
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.encoding = encoding
+        let fileExtension = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        let major: Int32
+        switch fileExtension {
+        case "wav", "rf64": major = Int32(SF_FORMAT_RF64)
+        case "w64": major = Int32(SF_FORMAT_W64)
+        case "flac": major = Int32(SF_FORMAT_FLAC)
+        case "caf": major = Int32(SF_FORMAT_CAF)
+        case "aiff", "aif": major = Int32(SF_FORMAT_AIFF)
+        default:
+            throw .invalidRequest(path: path, reason: "unknown container '.\(fileExtension)'; use .wav, .rf64, .w64, .flac, .caf or .aiff")
+        }
+        let subtype: Int32 = switch encoding {
+        case .pcm16: Int32(SF_FORMAT_PCM_16)
+        case .pcm24: Int32(SF_FORMAT_PCM_24)
+        case .pcm32: Int32(SF_FORMAT_PCM_32)
+        case .float32: Int32(SF_FORMAT_FLOAT)
+        }
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = Int32(channels)
+        info.format = major | subtype
+        guard sf_format_check(&info) != 0 else {
+            throw .invalidRequest(path: path, reason: "\(fileExtension.uppercased()) cannot hold \(encoding.rawValue) samples")
+        }
+        if !overwrite && access(path, F_OK) == 0 {
+            throw .invalidRequest(path: path, reason: "the file exists; use --force to replace it")
+        }
+        guard let opened = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw .invalidRequest(path: path, reason: "cannot create: \(String(cString: sf_strerror(nil)))")
+        }
+        handle = opened
+        sf_command(opened, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))
+        if fileExtension == "wav" { sf_command(opened, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) }
+    }
+
+    deinit { try? close() }
+
+    /// Appends `frames` frames of interleaved samples in the encoding's type (see `Encoding`).
+    /// - Throws: `.write` with the system's reason when not all could be written (disk full, a
+    ///   file size limit); the file then holds every frame written before.
+    public func write(_ samples: UnsafeRawBufferPointer, frames: Int) throws(SignalPathError) {
+        guard let handle, frames > 0 else { return }
+        precondition(samples.count >= frames * channels * encoding.bytesPerSample)
+        errno = 0
+        let written: sf_count_t = switch encoding {
+        case .pcm16: sf_writef_short(handle, samples.baseAddress!.assumingMemoryBound(to: Int16.self), sf_count_t(frames))
+        case .pcm24, .pcm32: sf_writef_int(handle, samples.baseAddress!.assumingMemoryBound(to: Int32.self), sf_count_t(frames))
+        case .float32: sf_writef_float(handle, samples.baseAddress!.assumingMemoryBound(to: Float.self), sf_count_t(frames))
+        }
+        let code = errno
+        framesWritten += Int64(max(0, written))
+        if written < frames { throw .write(path: path, errno: code != 0 ? code : EIO) }
+    }
+
+    /// Finishes the file (final header; a `.wav` under 4 GB becomes plain WAV).
+    public func close() throws(SignalPathError) {
+        guard let handle else { return }
+        self.handle = nil
+        errno = 0
+        if sf_close(handle) != 0 { throw .write(path: path, errno: errno != 0 ? errno : EIO) }
+    }
+}

@@ -13,18 +13,7 @@ public enum StandardError {
 
     /// Writes `text` as it is to file descriptor 2.
     public static func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 {
-                    if written < 0 && errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        _ = StandardOutput.write(text, to: 2)
     }
 
     /// True when standard error is a terminal (progress lines are shown only then).

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One moment of a live view: levels since the previous frame and the spectrum of the last window.
+public struct LiveFrame: Sendable {
+    /// Seconds from the start of the file (replay) or the recording.
+    public var time: Double
+    public var channelNames: [String]
+    /// Per channel, over the frames since the previous live frame: RMS and sample peak in dBFS
+    /// (full-scale square = 0 dB RMS), and whether a sample reached full scale.
+    public var rms: [Double]
+    public var peak: [Double]
+    public var clipped: [Bool]
+    /// The spectrum of the window before `time`: bins or bands per channel, dBFS.
+    public var spectrum: SpectrumReport
+}
+
+/// Makes `LiveFrame`s: levels over the samples since the last frame, and a Hann-windowed FFT of
+/// the last window, shown as bins or fractional-octave bands. Plans and buffers are made once.
+public final class LiveAnalyzer {
+    public let sampleRate: Int
+    public let channelNames: [String]
+    public let parameters: SpectrumParameters
+    public let presentation: SpectrumPresentation
+    private let transform: SegmentTransform
+    private let window: WindowTable
+
+    public init(sampleRate: Int, channels: Int, fftSize: Int, bands: Int?) {
+        self.sampleRate = sampleRate
+        channelNames = ChannelSelection.all.names(channels: channels)
+        parameters = SpectrumParameters(fftSize: fftSize, window: .hann, overlap: 0, averaging: .mean)
+        var presentation = SpectrumPresentation()
+        presentation.bands = bands
+        self.presentation = presentation
+        window = WindowTable.shared(.hann, size: fftSize)
+        transform = SegmentTransform(fftSize: fftSize, window: window)
+    }
+
+    /// Frames of audio the spectrum looks at.
+    public var windowSize: Int { parameters.windowSize }
+
+    /// A frame at `time` from `recent` (interleaved; the levels' samples) and `window` (interleaved,
+    /// exactly `windowSize` frames ending at `time`; zeros before the start).
+    public func frame(time: Double, recent: UnsafeBufferPointer<Float>, window samples: UnsafeBufferPointer<Float>) -> LiveFrame {
+        let channels = channelNames.count
+        var rms: [Double] = [], peak: [Double] = [], clipped: [Bool] = []
+        let count = recent.count / max(1, channels)
+        for channel in 0..<channels {
+            var squares = 0.0, largest: Float = 0
+            for index in 0..<count {
+                let value = recent[index * channels + channel]
+                guard value.isFinite else { continue }
+                squares += Double(value) * Double(value)
+                largest = max(largest, abs(value))
+            }
+            rms.append(count > 0 ? 10 * log10(squares / Double(count)) : -.infinity)
+            peak.append(20 * log10(Double(largest)))
+            clipped.append(largest >= 1)
+        }
+        var power: [[Double]] = []
+        for channel in 0..<channels {
+            transform.transform(samples, firstFrame: 0, channels: channels, channel: channel)
+            power.append(transform.power.map(Double.init))
+        }
+        let spectrum = PowerSpectrum(
+            path: "", sampleRate: sampleRate, frames: 0..<Int64(windowSize), parameters: parameters,
+            windowSum: window.sum, windowSumOfSquares: window.sumOfSquares, segments: 1,
+            channelNames: channelNames, power: power)
+        return LiveFrame(time: time, channelNames: channelNames, rms: rms, peak: peak, clipped: clipped,
+                         spectrum: SpectrumReport(spectrum: spectrum, presentation: presentation))
+    }
+}
+
+extension LiveFrame {
+    /// One NDJSON line: time_s; per channel rms_dbfs, peak_dbfs, clipped; the spectrum's levels per
+    /// channel with its bin width (bins) or band centres (bands). −∞ is null.
+    public func jsonLine(extra: [JSONValue.Member] = []) -> String {
+        func rounded(_ value: Double) -> JSONValue { .number(value.isFinite ? (value * 100).rounded() / 100 : nil) }
+        let rows = spectrum.rows
+        var spectrumMembers: [JSONValue.Member] = []
+        if spectrum.presentation.bands != nil {
+            spectrumMembers.append(.init("bands_hz", .array(rows.map { .number($0.band?.nominal ?? $0.frequency) })))
+        } else {
+            spectrumMembers.append(.init("bin_width_hz", .number(spectrum.spectrum.binWidth)))
+        }
+        spectrumMembers.append(.init("levels_dbfs", .array(channelNames.indices.map { channel in .array(rows.map { rounded($0.values[channel]) }) })))
+        return JSONValue.object(extra + [
+            .init("time_s", .number((time * 1e6).rounded() / 1e6)),
+            .init("channels", .array(channelNames.indices.map { channel in
+                .object(["name": .string(channelNames[channel]), "rms_dbfs": rounded(rms[channel]),
+                         "peak_dbfs": rounded(peak[channel]), "clipped": .bool(clipped[channel])])
+            })),
+            .init("spectrum", .object(spectrumMembers)),
+        ]).serialized()
+    }
+
+    /// CSV header: time_s, per channel rms and peak, then per channel one column per bin or band.
+    public func csvHeader() -> [String] {
+        let rows = spectrum.rows
+        return ["time_s"] + channelNames.flatMap { ["\($0)_rms_dbfs", "\($0)_peak_dbfs"] }
+            + channelNames.flatMap { name in rows.map { "\(name)_\(JSONValue.format($0.band?.nominal ?? $0.frequency))hz" } }
+    }
+
+    public func csvFields() -> [String] {
+        func field(_ value: Double) -> String { value.isFinite ? UnitFormat.fixed(value, 2) : "" }
+        let rows = spectrum.rows
+        return [UnitFormat.fixed(time, 6)] + channelNames.indices.flatMap { [field(rms[$0]), field(peak[$0])] }
+            + channelNames.indices.flatMap { channel in rows.map { field($0.values[channel]) } }
+    }
+}

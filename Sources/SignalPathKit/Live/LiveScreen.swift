@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Level meters' memory: peak hold that falls after a while, and a clip indicator held for a few
+/// seconds, per channel.
+public struct MeterState: Sendable {
+    public private(set) var peakHold: [Double]
+    public private(set) var clipUntil: [Double]
+    private var heldAt: [Double]
+
+    public static let holdSeconds = 1.5, fallPerSecond = 20.0, clipHoldSeconds = 3.0
+
+    public init(channels: Int) {
+        peakHold = [Double](repeating: -.infinity, count: channels)
+        clipUntil = [Double](repeating: -.infinity, count: channels)
+        heldAt = [Double](repeating: 0, count: channels)
+    }
+
+    /// Takes in a frame shown at wall time `now` (seconds).
+    public mutating func update(_ frame: LiveFrame, now: Double) {
+        for channel in peakHold.indices where channel < frame.peak.count {
+            if frame.peak[channel] >= peakHold[channel] {
+                peakHold[channel] = frame.peak[channel]
+                heldAt[channel] = now
+            } else if now - heldAt[channel] > Self.holdSeconds {
+                peakHold[channel] = max(frame.peak[channel], peakHold[channel] - Self.fallPerSecond * (now - heldAt[channel] - Self.holdSeconds))
+            }
+            if frame.clipped[channel] { clipUntil[channel] = now + Self.clipHoldSeconds }
+        }
+    }
+
+    public func isClipping(_ channel: Int, now: Double) -> Bool { clipUntil[channel] > now }
+}
+
+/// The full-screen live view: a title, the spectrum at the play head and/or a scrolling
+/// spectrogram, a meter per channel and a transport line.
+public struct LiveScreen: Sendable {
+    public var title: String
+    public var frame: LiveFrame?
+    /// Spectrogram columns, oldest first: dB per row of the frame's spectrum (mean of channels).
+    public var history: [[Double]] = []
+    public var meters: MeterState
+    public var view = ReplayView.both
+    public var transport: String
+    public var now: Double = 0
+    public var floor = -100.0
+
+    public init(title: String, channels: Int, transport: String) {
+        self.title = title
+        meters = MeterState(channels: channels)
+        self.transport = transport
+    }
+
+    /// Adds a frame: meters and the spectrogram's next column (keeping at most `limit`).
+    public mutating func show(_ frame: LiveFrame, now: Double, limit: Int) {
+        self.frame = frame
+        self.now = now
+        meters.update(frame, now: now)
+        let rows = frame.spectrum.rows
+        let channels = Double(max(1, frame.channelNames.count))
+        // The mean power of the channels, in dB.
+        history.append(rows.map { row in
+            10 * log10(row.values.reduce(0) { $0 + pow(10, $1 / 10) } / channels)
+        })
+        if history.count > limit { history.removeFirst(history.count - limit) }
+    }
+
+    public func draw(into canvas: inout Canvas, area: Area) {
+        guard !area.isEmpty else { return }
+        canvas.fill(area, with: .blank)
+        canvas.write(title, x: area.x, y: area.y, style: .title, limit: area.width)
+        let channels = frame?.channelNames ?? []
+        let metersTop = area.y + area.height - 1 - channels.count
+        drawMeters(into: &canvas, area: Area(x: area.x, y: metersTop, width: area.width, height: channels.count))
+        canvas.write(transport, x: area.x, y: area.y + area.height - 1, style: .label, limit: area.width)
+        let views = Area(x: area.x, y: area.y + 1, width: area.width, height: metersTop - area.y - 1)
+        guard let frame, views.height >= 4 else { return }
+        let rows = frame.spectrum.rows
+        let frequencies = rows.map(\.frequency)
+        var spectrum = SpectrumPlot(title: "spectrum at the play head · \(frame.spectrum.spectrum.parameters.fftSize)-pt Hann · dBFS",
+                                    frequencies: frequencies,
+                                    channels: channels.indices.map { channel in (channels[channel], rows.map { $0.values[channel] }) })
+        spectrum.floor = floor
+        spectrum.ceiling = 0
+        spectrum.traceStyle = frame.spectrum.presentation.bands != nil ? .bars : .lines
+        var spectrogram = SpectrogramPlot(title: "spectrogram (scrolling)", frequencies: frequencies, frames: history,
+                                          times: max(0, frame.time - Double(history.count) / 30)...frame.time)
+        spectrogram.floor = floor
+        spectrogram.ceiling = 0
+        switch view {
+        case .spectrum:
+            spectrum.draw(into: &canvas, area: views)
+        case .spectrogram:
+            spectrogram.draw(into: &canvas, area: views)
+        case .both:
+            let upper = views.height / 2
+            spectrum.draw(into: &canvas, area: Area(x: views.x, y: views.y, width: views.width, height: upper))
+            spectrogram.draw(into: &canvas, area: Area(x: views.x, y: views.y + upper, width: views.width, height: views.height - upper))
+        }
+    }
+
+    /// `left  ████████████──────▌─  -12.3 dBFS  CLIP`: RMS as a bar from −60 to 0 dBFS, the held
+    /// peak as a mark, the RMS in numbers, and the clip indicator.
+    private func drawMeters(into canvas: inout Canvas, area: Area) {
+        guard let frame, area.width > 20 else { return }
+        let nameWidth = min(8, frame.channelNames.map(\.count).max() ?? 0) + 1
+        let barWidth = area.width - nameWidth - 22
+        guard barWidth > 4 else { return }
+        for (channel, name) in frame.channelNames.enumerated() where channel < area.height {
+            let y = area.y + channel
+            canvas.write(TerminalText.sanitized(name), x: area.x, y: y, style: .legend, limit: nameWidth - 1)
+            func position(_ level: Double) -> Int { Int(((max(-60, min(0, level)) + 60) / 60 * Double(barWidth)).rounded()) }
+            let filled = frame.rms[channel].isFinite ? position(frame.rms[channel]) : 0
+            for x in 0..<barWidth {
+                canvas.put(x < filled ? Cell("█", .trace(channel)) : Cell("─", .grid), x: area.x + nameWidth + x, y: y)
+            }
+            let hold = meters.peakHold[channel]
+            if hold.isFinite { canvas.put(Cell("▌", .peak), x: area.x + nameWidth + min(barWidth - 1, position(hold)), y: y) }
+            let level = frame.rms[channel].isFinite ? UnitFormat.fixed(frame.rms[channel], 1) : "-inf"
+            canvas.write(UnitFormat.typographic(level) + " dBFS", x: area.x + nameWidth + barWidth + 2, y: y, style: .label)
+            if meters.isClipping(channel, now: now) {
+                canvas.write("CLIP", x: area.x + area.width - 5, y: y, style: .clip)
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Records interleaved PCM from standard input or an ALSA capture device into a file, showing
+/// live frames as it goes. Every block is written as it arrives, and the file's header is rewritten
+/// after each write, so the file is valid at every moment; stopping (end of input, --duration, a
+/// signal, a failed write) closes it properly.
+public final class Recorder {
+    /// Raw sample formats of the input.
+    public enum RawFormat: String, Sendable, CaseIterable {
+        case s16le, s24le, s32le, f32le
+
+        public var bytesPerSample: Int { self == .s16le ? 2 : self == .s24le ? 3 : 4 }
+
+        /// How the file stores them: exactly, sample for sample.
+        public var encoding: SoundFileWriter.Encoding {
+            switch self {
+            case .s16le: return .pcm16
+            case .s24le: return .pcm24
+            case .s32le: return .pcm32
+            case .f32le: return .float32
+            }
+        }
+    }
+
+    public enum Source: Sendable {
+        case standardInput
+        case device(String)
+    }
+
+    /// What was recorded.
+    public struct Summary: Sendable {
+        public var frames: Int64
+        public var seconds: Double
+        public var bytes: Int64
+        public var statistics: [LevelStatistics]
+        /// Why recording stopped: "end of input", "duration reached", a signal name.
+        public var stoppedBy: String
+
+        /// `take.wav: recorded 12.300 s (590 400 frames, 2.25 MiB), peak -3.21 dBFS, 0 clipped samples; stopped by SIGINT`
+        public func line(path: String) -> String {
+            let peak = statistics.map(\.peak).max() ?? 0
+            let clipped = statistics.reduce(0) { $0 + $1.clippedSamples }
+            return "\(TerminalText.sanitized(path)): recorded \(UnitFormat.duration(seconds)) (\(UnitFormat.grouped(frames)) frames, "
+                + "\(UnitFormat.bytes(bytes))), peak " + (peak > 0 ? UnitFormat.fixed(20 * log10(Double(peak)), 2) : "-inf")
+                + " dBFS, \(clipped) clipped samples; stopped by \(stoppedBy)"
+        }
+    }
+
+    public let path: String
+    public let source: Source
+    public let format: RawFormat
+    public let sampleRate: Int
+    public let channels: Int
+    public let analyzer: LiveAnalyzer
+    private let writer: SoundFileWriter
+    private let device: ALSADevice?
+
+    public init(path: String, source: Source, format: RawFormat, sampleRate: Int, channels: Int, overwrite: Bool,
+                fftSize: Int, bands: Int?) throws(SignalPathError) {
+        self.path = path
+        self.source = source
+        self.format = format
+        self.sampleRate = sampleRate
+        self.channels = channels
+        if case .device(let name) = source {
+            guard format == .s16le || format == .f32le else {
+                throw .invalidRequest(path: name, reason: "capture from a device takes --raw s16le or f32le")
+            }
+            device = try ALSADevice(name: name, direction: .capture, sampleRate: sampleRate, channels: channels,
+                                    sampleType: format == .s16le ? .int16 : .float32)
+        } else {
+            device = nil
+        }
+        writer = try SoundFileWriter(path: path, sampleRate: sampleRate, channels: channels, encoding: format.encoding,
+                                     overwrite: overwrite)
+        analyzer = LiveAnalyzer(sampleRate: sampleRate, channels: channels, fftSize: fftSize, bands: bands)
+    }
+
+    /// Records until the input ends, `duration` seconds are recorded, a stop signal arrives or
+    /// `onFrame` returns false; calls `onFrame` `framesPerSecond` times per second of audio with
+    /// the live frame, the frames written and the file's size.
+    public func run(duration: Double?, framesPerSecond: Double,
+                    onFrame: (LiveFrame, Int64) -> Bool) throws(SignalPathError) -> Summary {
+        let block = max(1, Int(Double(sampleRate) / framesPerSecond))
+        let limit = duration.map { Int64(($0 * Double(sampleRate)).rounded()) }
+        let bytesPerFrame = format.bytesPerSample * channels
+        var raw = [UInt8](repeating: 0, count: block * bytesPerFrame)
+        var stored = [UInt8](repeating: 0, count: block * channels * format.encoding.bytesPerSample)
+        var floats = [Float](repeating: 0, count: block * channels)
+        let windowSize = analyzer.windowSize
+        var window = [Float](repeating: 0, count: windowSize * channels)
+        var column = [Float](repeating: 0, count: block)
+        var statistics = [LevelStatistics](repeating: LevelStatistics(), count: channels)
+        let rules = LevelStatistics.Rules(fullScale: format == .f32le ? 1 : Float(1 - 1 / Double(1 << (format.bytesPerSample * 8 - 1))),
+                                          silenceThreshold: 0.001)
+        var stoppedBy = "end of input"
+        var failure: SignalPathError?
+        recording: while true {
+            if StopSignals.stopRequested { stoppedBy = Self.name(of: StopSignals.received!); break }
+            var wanted = block
+            if let limit { wanted = Int(min(Int64(block), limit - writer.framesWritten)) }
+            guard wanted > 0 else { stoppedBy = "duration reached"; break }
+            let frames: Int
+            do throws(SignalPathError) {
+                frames = try read(into: &raw, frames: wanted, bytesPerFrame: bytesPerFrame)
+            } catch {
+                failure = error
+                break
+            }
+            if frames == 0 {
+                if StopSignals.stopRequested { continue recording }
+                break
+            }
+            convert(raw, frames: frames, stored: &stored, floats: &floats)
+            let written = stored.withUnsafeBytes { bytes in
+                Result { () throws(SignalPathError) in try writer.write(bytes, frames: frames) }
+            }
+            if case .failure(let error) = written {
+                failure = error
+                break
+            }
+            // Levels for the summary, the spectrum's window, and a live frame per block.
+            for channel in 0..<channels {
+                for frame in 0..<frames { column[frame] = floats[frame * channels + channel] }
+                column.withUnsafeBufferPointer { column in
+                    _ = statistics[channel].accumulate(UnsafeBufferPointer(rebasing: column[0..<frames]),
+                                                       firstFrame: writer.framesWritten - Int64(frames), rules: rules)
+                }
+            }
+            let kept = max(0, windowSize - frames)
+            window.withUnsafeMutableBufferPointer { window in
+                let base = window.baseAddress!
+                if kept > 0 { base.update(from: base + (windowSize - kept) * channels, count: kept * channels) }
+            }
+            let copied = min(frames, windowSize)
+            for index in 0..<copied * channels { window[kept * channels + index] = floats[(frames - copied) * channels + index] }
+            let frame = floats.withUnsafeBufferPointer { floats in
+                window.withUnsafeBufferPointer { window in
+                    analyzer.frame(time: Double(writer.framesWritten) / Double(sampleRate),
+                                   recent: UnsafeBufferPointer(rebasing: floats[0..<frames * channels]), window: window)
+                }
+            }
+            if !onFrame(frame, writer.framesWritten) { stoppedBy = "stopped"; break }
+        }
+        device?.close()
+        // Closing writes the final header; after a failed write it still leaves a valid file of
+        // everything written before.
+        let closing: SignalPathError?
+        do throws(SignalPathError) { try writer.close(); closing = nil } catch { closing = error }
+        if let failure = failure ?? closing { throw failure }
+        var info = stat()
+        let bytes = stat(path, &info) == 0 ? Int64(info.st_size) : 0
+        return Summary(frames: writer.framesWritten, seconds: Double(writer.framesWritten) / Double(sampleRate), bytes: bytes,
+                       statistics: statistics, stoppedBy: stoppedBy)
+    }
+
+    /// Reads up to `frames` whole frames; 0 at the end of the input (or when a signal interrupts).
+    private func read(into raw: inout [UInt8], frames: Int, bytesPerFrame: Int) throws(SignalPathError) -> Int {
+        if let device {
+            return try raw.withUnsafeMutableBytes { buffer in
+                Result { () throws(SignalPathError) in try device.capture(into: buffer, frames: frames) }
+            }.get()
+        }
+        let wanted = frames * bytesPerFrame
+        var filled = 0
+        while filled < wanted {
+            let count = raw.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress! + filled, wanted - filled) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR {
+                    if StopSignals.stopRequested { break }
+                    continue
+                }
+                throw .io(path: "-", errno: errno, offset: nil)
+            }
+            filled += count
+        }
+        return filled / bytesPerFrame  // a partial frame at the very end is dropped
+    }
+
+    /// Raw input → the file's sample type (exactly) and Floats for the live view.
+    private func convert(_ raw: [UInt8], frames: Int, stored: inout [UInt8], floats: inout [Float]) {
+        let count = frames * channels
+        raw.withUnsafeBytes { input in
+            stored.withUnsafeMutableBytes { output in
+                switch format {
+                case .s16le:
+                    for index in 0..<count {
+                        let value = Int16(littleEndian: input.loadUnaligned(fromByteOffset: index * 2, as: Int16.self))
+                        output.storeBytes(of: value, toByteOffset: index * 2, as: Int16.self)
+                        floats[index] = Float(value) / 32768
+                    }
+                case .s24le:
+                    for index in 0..<count {
+                        let value = Int32(bitPattern: UInt32(input[index * 3]) << 8 | UInt32(input[index * 3 + 1]) << 16 | UInt32(input[index * 3 + 2]) << 24)
+                        output.storeBytes(of: value, toByteOffset: index * 4, as: Int32.self)
+                        floats[index] = Float(value) / 2_147_483_648
+                    }
+                case .s32le:
+                    for index in 0..<count {
+                        let value = Int32(littleEndian: input.loadUnaligned(fromByteOffset: index * 4, as: Int32.self))
+                        output.storeBytes(of: value, toByteOffset: index * 4, as: Int32.self)
+                        floats[index] = Float(value) / 2_147_483_648
+                    }
+                case .f32le:
+                    for index in 0..<count {
+                        let value = Float(bitPattern: UInt32(littleEndian: input.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
+                        output.storeBytes(of: value, toByteOffset: index * 4, as: Float.self)
+                        floats[index] = value
+                    }
+                }
+            }
+        }
+    }
+
+    static func name(of signal: Int32) -> String {
+        switch signal {
+        case SIGINT: return "SIGINT"
+        case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
+        default: return "signal \(signal)"
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// Reads what replay shows at a play head: the frames since the previous frame (levels) and the
+/// window before the head (spectrum) — only those bytes, through the file's cache, so seeking in a
+/// file of many gigabytes is instant and scrubbing back is served from memory.
+public final class ReplayPlayer {
+    public let path: String
+    public private(set) var file: AudioFile
+    private var reader: AudioReader
+    private var source: FrameWindow
+    /// A second reader for the audio sent to a device, so that playback does not move the
+    /// frame window's reader.
+    private var playbackReader: AudioReader
+    public let analyzer: LiveAnalyzer
+    private var window: [Float]
+
+    /// Levels look back at most this far (after a seek, the previous frame is far away).
+    static let longestLevelSpan = 0.25
+
+    public init(path: String, fftSize: Int, bands: Int?) throws(SignalPathError) {
+        let file = try AudioFile.open(path)
+        guard file.isSeekable else { throw .notSeekable(path: path) }
+        self.path = path
+        self.file = file
+        reader = try file.makeReader()
+        source = FrameWindow(reader: reader)
+        playbackReader = try file.makeReader()
+        analyzer = LiveAnalyzer(sampleRate: file.format.sampleRate, channels: file.format.channels, fftSize: fftSize, bands: bands)
+        window = [Float](repeating: 0, count: fftSize * file.format.channels)
+    }
+
+    public var sampleRate: Int { file.format.sampleRate }
+    public var duration: Double { Double(file.format.frames ?? 0) / Double(sampleRate) }
+
+    /// Reads the header again (a file still being recorded): the new duration. Keeps the cache's
+    /// blocks only when the file did not change under them.
+    @discardableResult
+    public func refresh() throws(SignalPathError) -> Double {
+        let reopened = try AudioFile.open(path)
+        guard reopened.format.frames != file.format.frames else { return duration }
+        file = reopened
+        reader = try file.makeReader()
+        source = FrameWindow(reader: reader)
+        playbackReader = try file.makeReader()
+        return duration
+    }
+
+    /// The live frame at `time` seconds; levels over the frames since `previous`.
+    public func frame(at time: Double, previous: Double) throws(SignalPathError) -> LiveFrame {
+        let rate = Double(sampleRate), channels = file.format.channels
+        let total = file.format.frames ?? 0
+        let end = min(total, max(0, Int64((time * rate).rounded())))
+        var levelStart = Int64((previous * rate).rounded())
+        if levelStart >= end || Double(end - levelStart) > Self.longestLevelSpan * rate {
+            levelStart = max(0, end - Int64(rate / 30))
+        }
+        let windowSize = Int64(analyzer.windowSize)
+        let start = max(0, min(levelStart, end - windowSize))
+        let got = end > start ? try source.load(start..<end) : 0
+        let available = start + Int64(got)
+        // The window: the frames before the head that were loaded, zeros before them.
+        let windowFrames = Int(min(windowSize, available - start))
+        let padding = Int(windowSize) - windowFrames
+        for index in 0..<padding * channels { window[index] = 0 }
+        let first = Int(available - Int64(windowFrames) - start)
+        for index in 0..<windowFrames * channels { window[padding * channels + index] = source.samples[first * channels + index] }
+        let recentStart = Int(max(0, levelStart - start)), recentEnd = Int(available - start)
+        return source.samples.withUnsafeBufferPointer { samples in
+            window.withUnsafeBufferPointer { window in
+                analyzer.frame(time: min(max(0, time), duration),
+                               recent: UnsafeBufferPointer(rebasing: samples[recentStart * channels..<max(recentStart, recentEnd) * channels]),
+                               window: window)
+            }
+        }
+    }
+
+    /// The interleaved samples of `frames` (for playback).
+    public func samples(_ frames: Range<Int64>) throws(SignalPathError) -> [Float] {
+        try playbackReader.readFrames(frames)
+    }
+
+    /// The cache's hit rate so far (`--stats`).
+    public var cacheHitRate: Double? { file.source?.cache.statistics.hitRate }
+}
