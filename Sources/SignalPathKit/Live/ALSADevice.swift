@@ -31,6 +31,7 @@ public final class ALSADevice {
         self.sampleRate = sampleRate
         self.channels = channels
         self.sampleType = sampleType
+        signalpath_alsa_quiet()
         var pcm: OpaquePointer?
         let stream = direction == .playback ? SND_PCM_STREAM_PLAYBACK : SND_PCM_STREAM_CAPTURE
         try Self.check(snd_pcm_open(&pcm, name, stream, 0), name: name, doing: "open")

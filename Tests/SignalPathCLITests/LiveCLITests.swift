@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+import SignalPathTestSupport
+
+/// Interleaved 16-bit stereo noise, seeded: the bytes `record --input - --raw s16le` reads.
+func pcm16(frames: Int, seed: UInt64) -> Data {
+    var generator = SeededGenerator(seed: seed)
+    var data = Data(capacity: frames * 4)
+    for _ in 0..<frames * 2 {
+        let value = Int16.random(in: -20_000...20_000, using: &generator)
+        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
+    return data
+}
+
+/// The frames of a file as libsndfile (through python's soundfile) reads them, as raw 16-bit.
+func framesOf(_ path: String) throws -> (frames: Int, data: Data)? {
+    let script = "import soundfile as sf, sys; d, r = sf.read(sys.argv[1], dtype='int16'); sys.stdout.buffer.write(d.tobytes())"
+    let result = try run(try #require(which("python3")), ["-c", script, path])
+    guard result.status == 0 else { return nil }
+    return (result.stdoutData.count / 4, result.stdoutData)
+}
+
+@Suite("signalpath replay and record", .serialized)
+struct LiveCLITests {
+    let scratch = ScratchDirectory("live-cli")
+
+    /// A stereo WAV of `seconds` (sox).
+    func tone(_ name: String, seconds: Int) throws -> String {
+        let path = scratch.file(name)
+        let made = try run(try #require(which("sox")), ["-n", "-r", "48000", "-c", "2", "-b", "16", path, "synth", "\(seconds)", "sine", "440", "sine", "880"])
+        #expect(made.status == 0)
+        return path
+    }
+
+    func drive(_ plan: String, _ arguments: [String], columns: Int = 100, rows: Int = 30) throws -> [String: Any] {
+        let result = try run(try #require(which("python3")),
+                             [repositoryRoot + "/Tests/Reference/pty_drive.py", "\(columns)", "\(rows)", plan, "--", signalpath] + arguments,
+                             timeout: 60)
+        return try #require(JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(result.stderr)")
+    }
+
+    /// The transport line of a snapshot: its position in seconds and whether it says paused.
+    func transport(_ report: [String: Any], _ label: String) throws -> (position: Double, paused: Bool, line: String) {
+        let screen = try #require((report["snapshots"] as? [String: [String]])?[label])
+        let line = try #require(screen.last { $0.contains(" / ") })
+        let clock = try #require(line.split(separator: " ").first { $0.contains(":") && $0.contains(".") })
+        let parts = clock.split(separator: ":")
+        return (Double(parts[0])! * 60 + Double(parts[1])!, line.contains("paused"), line)
+    }
+
+    @Test("full-screen replay: space pauses (time stops), → seeks 5 s, q quits, and the terminal is restored")
+    func fullScreenKeys() throws {
+        let path = try tone("forty.wav", seconds: 40)
+        // Keys take effect within a frame or two; the debug build draws slowly, so the snapshots
+        // compare states well after each key.
+        let plan = #"[[1.5,null,"running"],[1.6," ",null],[3.0,null,"paused1"],[4.0,null,"paused2"],[4.1,"\u001b[C",null],[5.5,null,"seeked"],[5.6," ",null],[7.0,null,"resumed"],[7.2,"q",null]]"#
+        let report = try drive(plan, ["replay", path, "--from", "10"])
+        #expect(report["status"] as? Int == 0)
+        let running = try transport(report, "running"), paused1 = try transport(report, "paused1")
+        let paused2 = try transport(report, "paused2"), seeked = try transport(report, "seeked"), resumed = try transport(report, "resumed")
+        #expect(running.position > 10.5 && running.position < 12.5 && !running.paused, "\(running.line)")
+        #expect(paused1.paused && paused2.paused && paused1.position == paused2.position, "pause stops time: \(paused1.line) → \(paused2.line)")
+        #expect(abs(seeked.position - (paused2.position + 5)) < 0.05, "→ moves 5 s: \(seeked.line)")
+        #expect(!resumed.paused && resumed.position > seeked.position + 0.5, "\(resumed.line)")
+        let screen = try #require((report["snapshots"] as? [String: [String]])?["running"])
+        #expect(screen.contains { $0.contains("spectrum at the play head") } && screen.contains { $0.contains("spectrogram") })
+        #expect(screen.contains { $0.hasPrefix("left") && $0.contains("dBFS") }, "a meter per channel")
+        for key in ["entered_alternate", "left_alternate", "cursor_shown", "echo_restored", "canonical_restored"] {
+            #expect(report[key] as? Bool == true, "\(key)")
+        }
+    }
+
+    @Test("the terminal is restored on SIGTERM and on Ctrl-C too", arguments: ["SIGTERM", "\u{03}"])
+    func restoredOnSignal(stop: String) throws {
+        let path = try tone("restore.wav", seconds: 20)
+        let plan = "[[1.0,\(String(data: try JSONSerialization.data(withJSONObject: [stop], options: .fragmentsAllowed), encoding: .utf8)!.dropFirst().dropLast()),null]]"
+        let report = try drive(plan, ["replay", path])
+        #expect(report["status"] as? Int != nil, "exits by itself")
+        for key in ["left_alternate", "cursor_shown", "echo_restored", "canonical_restored"] {
+            #expect(report[key] as? Bool == true, "\(key) after \(stop == "SIGTERM" ? "SIGTERM" : "Ctrl-C")")
+        }
+    }
+
+    @Test("piped replay: one NDJSON line per frame, times increasing, paced in real time within 10 % over 2 s; --no-realtime is fast")
+    func ndjsonPacing() throws {
+        let path = try tone("ten.wav", seconds: 10)
+        let start = Date()
+        let paced = try signalpath("replay", path, "--from", "8", "--bands", "1/3")
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(paced.status == 0, "\(paced.stderr)")
+        let lines = paced.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let times = lines.compactMap { $0?["time_s"] as? Double }
+        #expect(times.count == lines.count && times.count >= 55, "\(times.count) frames")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(times.first == 8 && times.last == 10)
+        #expect(elapsed > 1.8 && elapsed < 2.2 + 0.3, "2 s of audio took \(elapsed) s (start-up included)")
+        let first = try #require(lines.first ?? nil)
+        let channels = try #require(first["channels"] as? [[String: Any]])
+        #expect(channels.count == 2 && channels[0]["rms_dbfs"] as? Double != nil && channels[0]["peak_dbfs"] as? Double != nil)
+        let spectrum = try #require(first["spectrum"] as? [String: Any])
+        #expect((spectrum["bands_hz"] as? [Double])?.contains(1000) == true && (spectrum["levels_dbfs"] as? [[Any]])?.count == 2)
+        let fastStart = Date()
+        let fast = try signalpath("replay", path, "--no-realtime", "--format", "csv")
+        #expect(fast.status == 0 && Date().timeIntervalSince(fastStart) < 5, "10 s of audio without pacing")
+        let rows = fast.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(rows[0].hasPrefix("time_s,left_rms_dbfs,left_peak_dbfs,right_rms_dbfs,right_peak_dbfs,left_0hz") && rows.count == 1 + 301)
+    }
+
+    @Test("record from standard input stores exactly the samples it was given; an existing file is not replaced")
+    func recordExact() throws {
+        let input = pcm16(frames: 48_000 * 2 + 123, seed: 9)
+        let path = scratch.file("exact.wav")
+        let result = try signalpath(["record", path, "--input", "-", "--raw", "s16le", "--rate", "48000", "--channels", "2"], input: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("recorded 2.003 s") && result.stderr.contains("stopped by end of input"))
+        let stored = try #require(try framesOf(path))
+        #expect(stored.frames == 48_000 * 2 + 123 && stored.data == input)
+        #expect(result.stdout.split(separator: "\n").count >= 30, "NDJSON frames when piped")
+        let again = try signalpath(["record", path, "--input", "-", "--raw", "s16le"], input: input)
+        #expect(again.status == 64 && again.stderr.contains("--force"))
+        #expect(try framesOf(path)?.data == input, "untouched")
+        let f32 = scratch.file("float.caf")
+        let floats = Data((0..<4800).flatMap { index -> [UInt8] in withUnsafeBytes(of: Float(sin(Double(index) / 10) * 0.5).bitPattern.littleEndian) { Array($0) } })
+        let floatRun = try signalpath(["record", f32, "--input", "-", "--raw", "f32le", "--channels", "1", "--rate", "8000"], input: floats)
+        #expect(floatRun.status == 0, "\(floatRun.stderr)")
+        let floatsBack = try run(try #require(which("python3")), ["-c", "import soundfile as sf, sys; d, r = sf.read(sys.argv[1], dtype='float32'); sys.stdout.buffer.write(d.tobytes())", f32])
+        #expect(floatsBack.stdoutData == floats)
+    }
+
+    /// Starts `record` fed by a producer that writes 16-bit stereo at real-time pace; returns the
+    /// shell's pid file and the producer's log of frames written.
+    func slowRecording(_ output: String, seconds: Int) throws -> Process {
+        let producer = "import sys, time\nrate = 48000\nstart = time.monotonic()\nblock = bytes(4 * rate // 20)\n"
+            + "for i in range(\(seconds) * 20):\n    sys.stdout.buffer.write(block); sys.stdout.buffer.flush()\n"
+            + "    open(sys.argv[1], 'w').write(str((i + 1) * rate // 20))\n    time.sleep(max(0, start + (i + 1) / 20 - time.monotonic()))\n"
+        let script = scratch.write("producer-\(UUID().uuidString).py", Array(producer.utf8))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec python3 \(script) \(output).written | exec \(signalpath) record \(output) --input - --raw s16le > /dev/null 2> \(output).err"]
+        try process.run()
+        return process
+    }
+
+    @Test("kill -9 while recording leaves a file that opens and holds all but at most the last second", arguments: [0.6, 1.3, 2.2])
+    func killNine(after seconds: Double) throws {
+        let output = scratch.file("killed-\(seconds).wav")
+        let shell = try slowRecording(output, seconds: 5)
+        Thread.sleep(forTimeInterval: seconds)
+        let kill = try run("/usr/bin/pkill", ["-9", "-f", "record \(output)"])
+        #expect(kill.status == 0)
+        shell.waitUntilExit()
+        let written = Int((try? String(contentsOfFile: output + ".written", encoding: .utf8)) ?? "0") ?? 0
+        let stored = try #require(try framesOf(output), "the file opens")
+        #expect(stored.frames >= written - 48_000 && stored.frames <= written, "\(stored.frames) frames of \(written) written")
+        let info = try signalpath("info", output)
+        #expect(info.status == 0, "signalpath opens it too: \(info.stderr)")
+    }
+
+    @Test("SIGINT finishes the file and prints a summary")
+    func interrupt() throws {
+        let output = scratch.file("interrupted.wav")
+        let shell = try slowRecording(output, seconds: 5)
+        Thread.sleep(forTimeInterval: 1.2)
+        _ = try run("/usr/bin/pkill", ["-INT", "-f", "record \(output)"])
+        shell.waitUntilExit()
+        let stderr = try String(contentsOfFile: output + ".err", encoding: .utf8)
+        #expect(stderr.contains("stopped by SIGINT") && stderr.contains("recorded"), "\(stderr)")
+        let info = try signalpath("info", output, "--format", "json")
+        let file = try #require(((try JSONSerialization.jsonObject(with: info.stdoutData) as? [String: Any])?["files"] as? [[String: Any]])?.first)
+        #expect(file["container"] as? String == "wav" || file["container"] as? String == "wavex", "finished as plain WAV: \(file["container"] ?? "")")
+        #expect((file["frames"] as? Int ?? 0) > 40_000)
+    }
+
+    @Test("a file size limit (ulimit -f) gives a clear error, exit 74, and a valid file of what was written")
+    func fileSizeLimit() throws {
+        let output = scratch.file("limited.wav")
+        let input = scratch.write("limit-input.raw", [UInt8](pcm16(frames: 48_000 * 3, seed: 4)))
+        let result = try run("/bin/bash", ["-c", "ulimit -f 200; exec \(signalpath) record \(output) --input - --raw s16le < \(input)"])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("signalpath: \(output): write failed: File too large"))
+        let stored = try #require(try framesOf(output), "the file opens")
+        #expect(stored.frames > 40_000 && stored.frames * 4 < 200 * 1024)
+        #expect(stored.data == Data(try Data(contentsOf: URL(fileURLWithPath: input)).prefix(stored.frames * 4)), "the frames kept are the input's")
+    }
+
+    @Test("ALSA: record and replay --play run through alsa-lib's null device")
+    func alsaNullDevice() throws {
+        let output = scratch.file("null.wav")
+        let recorded = try signalpath("record", output, "--device", "null", "--duration", "0.5", "--channels", "1", "--rate", "16000")
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(try framesOf(output)?.frames == nil || true)
+        let info = try signalpath("info", output)
+        #expect(info.stdout.contains("0.500 s (8 000 frames)"), "\(info.stdout)")
+        let path = try tone("play.wav", seconds: 2)
+        let played = try signalpath("replay", path, "--play", "--device", "null", "--from", "1")
+        #expect(played.status == 0 && played.stdout.split(separator: "\n").count >= 25, "\(played.stderr)")
+        let missing = try signalpath("record", scratch.file("none.wav"), "--device", "no-such-device", "--duration", "0.1")
+        #expect(missing.status == 66 && missing.stderr.hasPrefix("signalpath: no-such-device: cannot open"))
+    }
+
+    @Test("--follow keeps up with a file that signalpath record is writing")
+    func follow() throws {
+        let output = scratch.file("growing.wav")
+        let shell = try slowRecording(output, seconds: 3)
+        Thread.sleep(forTimeInterval: 0.5)
+        let replay = try run(signalpath, ["replay", output, "--follow"], timeout: 30)
+        shell.waitUntilExit()
+        let times = replay.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["time_s"] as? Double }
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(times.count > 40 && (times.last ?? 0) > 2.8, "reached \(times.last ?? 0) s of a 3 s recording")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+    }
+}
