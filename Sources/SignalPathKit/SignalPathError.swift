@@ -27,6 +27,8 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
     case notSeekable(path: String)
     /// A request that cannot be satisfied for this file (a frame range outside it, say).
     case invalidRequest(path: String, reason: String)
+    /// The input cannot be used now (a named pipe nobody writes to).
+    case unavailable(path: String, reason: String)
     /// An audio device (ALSA) cannot be opened or used.
     case device(name: String, reason: String)
     /// Writing an output file failed (`errno`): a full disk, a file size limit.
@@ -49,7 +51,7 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .notFound(let path), .permissionDenied(let path), .isDirectory(let path),
              .notRegularFile(let path, _), .io(let path, _, _), .unrecognizedFormat(let path, _),
-             .malformed(let path, _), .notSeekable(let path), .invalidRequest(let path, _), .device(let path, _),
+             .malformed(let path, _), .notSeekable(let path), .invalidRequest(let path, _), .device(let path, _), .unavailable(let path, _),
              .write(let path, _):
             return path
         }
@@ -69,7 +71,7 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case .unrecognizedFormat(_, let reason), .malformed(_, let reason), .invalidRequest(_, let reason):
             return reason
         case .notSeekable: return "input is a stream and cannot seek backwards"
-        case .device(_, let reason): return reason
+        case .device(_, let reason), .unavailable(_, let reason): return reason
         case .write(_, let code): return "write failed: \(String(cString: strerror(code)))"
         }
     }
@@ -78,7 +80,7 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .notFound, .permissionDenied, .isDirectory, .notRegularFile: return .cannotOpen
         case .io, .write: return .io
-        case .device: return .cannotOpen
+        case .device, .unavailable: return .cannotOpen
         case .unrecognizedFormat, .malformed: return .badData
         case .notSeekable, .invalidRequest: return .usage
         }

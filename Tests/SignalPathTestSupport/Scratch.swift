@@ -31,6 +31,8 @@ public struct ProcessResult: Sendable {
     public var stdout: String
     public var stderr: String
     public var stdoutData: Data
+    /// True when the process died of a signal (a crash, or killed).
+    public var crashed = false
 }
 
 /// Runs `executable` with `arguments`, feeding `input` to its standard input; waits at most
@@ -74,8 +76,10 @@ public func run(_ executable: String, _ arguments: [String], input: Data? = nil,
     }
     process.waitUntilExit()
     group.wait()
-    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                         stderr: String(decoding: err, as: UTF8.self), stdoutData: out)
+    var result = ProcessResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                               stderr: String(decoding: err, as: UTF8.self), stdoutData: out)
+    result.crashed = process.terminationReason == .uncaughtSignal
+    return result
 }
 
 /// The full path of a program on PATH, or nil.

@@ -27,7 +27,10 @@ public struct Distortion: Sendable, Equatable {
     public var band: ClosedRange<Double>
 
     /// The band every measurement uses: 20 Hz to 20 kHz, or to Nyquist when that is lower.
-    public static func band(sampleRate: Int) -> ClosedRange<Double> { 20...min(20_000, Double(sampleRate) / 2) }
+    public static func band(sampleRate: Int) -> ClosedRange<Double> {
+        let nyquist = Double(sampleRate) / 2
+        return min(20, nyquist)...min(20_000, nyquist)  // (a rate under 40 Hz has no audio band: the band is what there is)
+    }
 
     /// Measures `meanSquare` (one channel's bins of `spectrum`) around `peak`, with harmonics up to
     /// order `highestHarmonic`. Nil unless the tone carries more than half the power in the band.

@@ -40,6 +40,9 @@ public final class AudioFile: Sendable {
     /// A named pipe's descriptor, opened here and closed with the file.
     private let ownedDescriptor: Int32?
 
+    /// How long a named pipe may stay silent before opening gives up.
+    public static let pipeWriterTimeout = 10.0
+
     /// Opens `path`: a regular file, `-` for standard input, or a named pipe.
     public static func open(_ path: String, decoding: Decoding = .automatic,
                             cacheBytes: Int = CachedFile.defaultCacheBytes) throws(SignalPathError) -> AudioFile {
@@ -56,8 +59,16 @@ public final class AudioFile: Sendable {
         do {
             return try AudioFile(file: CachedFile(path: path, cacheBytes: cacheBytes), decoding: decoding)
         } catch .notRegularFile(_, kind: "FIFO") {
-            let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            // Opened without blocking, then given `pipeWriterTimeout` for a writer to send
+            // something: a pipe nobody writes to is reported, not waited on for ever.
+            let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             guard descriptor >= 0 else { throw SignalPathError.fromErrno(errno, path: path) }
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiting, 1, Int32(pipeWriterTimeout * 1000)) > 0 else {
+                Glibc.close(descriptor)
+                throw SignalPathError.unavailable(path: path, reason: "nothing was written to the named pipe within \(Int(pipeWriterTimeout)) s")
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
             return try openStream(path: path, descriptor: descriptor, owned: true, decoding: decoding)
         }
     }

@@ -1,0 +1,84 @@
+import Foundation
+import Synchronization
+import Testing
+import SignalPathTestSupport
+
+@Suite("bad input: nothing crashes, nothing hangs")
+struct BadInputTests {
+    let scratch = ScratchDirectory("bad-input")
+
+    /// The documented exit codes.
+    static let documented: Set<Int32> = [0, 64, 65, 66, 74]
+
+    @Test("every command answers each of 200+ bad inputs with one line and a documented code, or with clean data")
+    func corpus() throws {
+        let corpus = try BadInputCorpus.make(in: scratch.path)
+        // A named pipe that nobody writes to is given up on after AudioFile.pipeWriterTimeout.
+        #expect(corpus.count >= 200, "\(corpus.count) inputs")
+        let commands: [[String]] = [
+            ["info", "--format", "json"], ["analyze", "--format", "json"],
+            ["spectrum", "--format", "json", "--fft-size", "1024"], ["spectrogram", "--format", "json", "--fft-size", "256"],
+        ]
+        let cases = corpus.flatMap { input in commands.map { (input, $0) } }
+        let problems = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: cases.count) { index in
+            let (input, command) = cases[index]
+            let label = "\(command[0]) \(input.name)"
+            guard let result = try? run(signalpath, command + [input.path], timeout: 30) else {
+                problems.withLock { $0.append("\(label): could not run") }
+                return
+            }
+            var found: [String] = []
+            if result.crashed { found.append("crashed (signal \(result.status))") }
+            if result.status == -1 { found.append("hung") }
+            if !Self.documented.contains(result.status) { found.append("exit \(result.status)") }
+            if case .refused(let code) = input.expectation, result.status != code { found.append("exit \(result.status), not \(code)") }
+            if result.status == 0 {
+                if JSONSerialization.isValidJSONObject((try? JSONSerialization.jsonObject(with: result.stdoutData)) ?? 0) == false {
+                    found.append("output is not JSON")
+                }
+                // Valid JSON cannot hold NaN or infinity, so parsing is the check for numbers.
+                if !result.stderr.isEmpty { found.append("stderr on success: \(result.stderr.prefix(100))") }
+            } else if !found.contains("hung") {
+                let lines = result.stderr.split(separator: "\n")
+                if lines.count != 1 || !lines[0].hasPrefix("signalpath: ") { found.append("stderr is not one line: \(result.stderr.prefix(300))") }
+                if lines.first?.contains("\u{1B}") == true { found.append("raw escape in stderr") }
+                if !result.stdout.isEmpty && result.stdout != "{\n  \"schema\" : \"\",\n  \"files\" : []\n}\n" {
+                    // JSON documents list the good files; with one bad file that is an empty list.
+                    let document = try? JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
+                    if (document?["files"] as? [Any])?.isEmpty != true { found.append("output for a refused file: \(result.stdout.prefix(100))") }
+                }
+            }
+            if !found.isEmpty { problems.withLock { $0.append("\(label): " + found.joined(separator: "; ")) } }
+        }
+        let all = problems.withLock { $0 }
+        let report = "\(all.count) problems:\n" + all.prefix(40).joined(separator: "\n")
+        #expect(all.isEmpty, "\(report)")
+    }
+
+    @Test("in a multi-file call the good files are still reported, by every command")
+    func goodFilesStillReported() throws {
+        let good = sample("sine-1k-48k-s16-mono.wav")
+        let bad = scratch.write("bad.wav", Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8))
+        for command in ["info", "analyze", "spectrum", "spectrogram"] {
+            let result = try signalpath([command, good, bad, good, "--format", "json"])
+            #expect(result.status == 65, "\(command)")
+            let document = try #require(JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(command)")
+            #expect((document["files"] as? [Any])?.count == 2, "\(command): both good files reported")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test("malformed ranges, negative sizes and absurd FFT sizes are usage errors (64)",
+          arguments: [["--range", "3..1"], ["--range", "abc"], ["--range", "-5s..2s"], ["--duration", "-1"], ["--start", "x"],
+                      ["--fft-size", "0"], ["--fft-size", "3"], ["--fft-size", "1099511627776"], ["--fft-size", "-4096"],
+                      ["--overlap", "150"], ["--window", "nonsense"], ["--window-size", "0"]])
+    func usageErrors(arguments: [String]) throws {
+        for command in ["analyze", "spectrum", "spectrogram"] {
+            if command == "analyze" && ["--overlap", "--window-size"].contains(arguments[0]) { continue }
+            let result = try signalpath([command, sample("sine-1k-48k-s16-mono.wav")] + arguments)
+            #expect(result.status == 64, "\(command) \(arguments): \(result.status) \(result.stderr)")
+            #expect(!result.stderr.isEmpty && result.stdout.isEmpty)
+        }
+    }
+}
