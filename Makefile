@@ -16,7 +16,7 @@ BENCH_APT_PACKAGES := hyperfine time
 # Run apt-get as root, or through sudo when there is one.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build test demo install clean samples bench bench-setup bench-data help
+.PHONY: setup build test demo install clean samples bench bench-setup bench-data fuzz sanitize help
 
 help:
 	@echo "make demo     build and run signalpath on the bundled samples"
@@ -24,6 +24,8 @@ help:
 	@echo "make build    release build (.build/release/signalpath)"
 	@echo "make install  install into PREFIX=$(PREFIX), with shell completions"
 	@echo "make bench    benchmarks against sox, ffmpeg and scipy; writes BENCHMARKS.md (not part of make test)"
+	@echo "make fuzz     libFuzzer over opening audio and parsing ranges (FUZZ_SECONDS each, default 300)"
+	@echo "make sanitize the test suite under AddressSanitizer and ThreadSanitizer"
 	@echo "make samples  regenerate Samples/ (needs python3 with numpy, scipy, soundfile)"
 	@echo "make clean    remove build products"
 
@@ -79,7 +81,7 @@ install: build
 	$(RELEASE) --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/signalpath.fish"
 
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build .build-asan .build-tsan Benchmarks/.build Fuzz/.build
 
 samples:
 	@python3 -c "import soundfile" 2>/dev/null || python3 -m pip install --quiet soundfile
@@ -114,3 +116,24 @@ bench: bench-data build
 	Benchmarks/.build/release/ReaderThroughput $(BENCH_DATA)/reader-1GiB.bin 15 $(BENCH_DATA)/decode-512MiB.wav
 	@if [ "$$(id -u)" = 0 ]; then COLD=1 Benchmarks/.build/release/ReaderThroughput $(BENCH_DATA)/reader-1GiB.bin 5 $(BENCH_DATA)/decode-512MiB.wav; fi
 	python3 Benchmarks/scripts/run_bench.py $(RELEASE) Benchmarks/.build/release/Micro $(BENCH_DATA) BENCHMARKS.md
+
+# Fuzzing (not part of `make test`): two libFuzzer targets with AddressSanitizer, in Fuzz/. The
+# corpus grows in Fuzz/Corpus (git-ignored), seeded with the samples; crashes land in Fuzz/Crashes
+# and become regression tests.
+FUZZ_SECONDS ?= 300
+FUZZ_BUILD := Fuzz/.build/x86_64-unknown-linux-gnu/debug
+fuzz: setup
+	cd Fuzz && $(SWIFT) build --sanitize fuzzer --sanitize address -Xswiftc -parse-as-library
+	mkdir -p Fuzz/Corpus/audio Fuzz/Corpus/range Fuzz/Crashes
+	cp -n Samples/*.wav Samples/*.rf64 Samples/*.flac Samples/*.ogg Samples/*.opus Fuzz/Corpus/audio/ 2>/dev/null || true
+	printf '1.5s..3s' > Fuzz/Corpus/range/seed1; printf '00:01:02.5..00:01:05' > Fuzz/Corpus/range/seed2; printf 'kaiser:8.6' > Fuzz/Corpus/range/seed3
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp $(FUZZ_BUILD)/FuzzAudio -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	  -rss_limit_mb=2048 -artifact_prefix=Fuzz/Crashes/audio- -print_final_stats=1 Fuzz/Corpus/audio 2>&1 | grep -vE "resync|^Note:"
+	$(FUZZ_BUILD)/FuzzRange -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Fuzz/Crashes/range- -print_final_stats=1 Fuzz/Corpus/range
+
+# The test suite under the sanitizers (not part of `make test`: each run rebuilds everything).
+sanitize: setup
+	$(SWIFT) build --build-tests --sanitize address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp $(SWIFT) test --skip-build --sanitize address --scratch-path .build-asan
+	$(SWIFT) build --build-tests --sanitize thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize thread --scratch-path .build-tsan
