@@ -56,6 +56,32 @@ struct BadInputTests {
         #expect(all.isEmpty, "\(report)")
     }
 
+    @Test("a file that shrinks while it is read: a clean error or a result, never a crash or a hang",
+          arguments: ["info", "analyze", "spectrum", "spectrogram"])
+    func shrinkingFile(command: String) throws {
+        let builder = PCMFileBuilder(container: .wav, encoding: .signed16, channels: 2, sampleRate: 48_000)
+        let path = scratch.write("shrinking-\(command).wav", builder.file(samples: Signals.noise(count: 2 * 48_000 * 120, amplitude: 0.3, seed: 8)))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: signalpath)
+        process.arguments = [command, path, "--format", "json"]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        usleep(30_000)
+        truncate(path, 1 << 20)  // 23 MB → 1 MB while it is being read
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        #expect(!process.isRunning, "no hang")
+        if process.isRunning { process.terminate(); return }
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .exit, "no crash: \(stderr.prefix(300))")
+        #expect(Self.documented.contains(process.terminationStatus))
+        if process.terminationStatus != 0 {
+            #expect(stderr.split(separator: "\n").count == 1 && stderr.hasPrefix("signalpath: \(path): "), "\(stderr.prefix(300))")
+        }
+    }
+
     @Test("in a multi-file call the good files are still reported, by every command")
     func goodFilesStillReported() throws {
         let good = sample("sine-1k-48k-s16-mono.wav")

@@ -164,15 +164,15 @@ struct LiveCLITests {
         #expect(info.status == 0, "signalpath opens it too: \(info.stderr)")
     }
 
-    @Test("SIGINT finishes the file and prints a summary")
-    func interrupt() throws {
-        let output = scratch.file("interrupted.wav")
+    @Test("SIGINT and SIGTERM finish the file and print a summary", arguments: ["INT", "TERM"])
+    func interrupt(signal: String) throws {
+        let output = scratch.file("interrupted-\(signal).wav")
         let shell = try slowRecording(output, seconds: 5)
         Thread.sleep(forTimeInterval: 1.2)
-        _ = try run("/usr/bin/pkill", ["-INT", "-f", "record \(output)"])
+        _ = try run("/usr/bin/pkill", ["-\(signal)", "-f", "record \(output)"])
         shell.waitUntilExit()
         let stderr = try String(contentsOfFile: output + ".err", encoding: .utf8)
-        #expect(stderr.contains("stopped by SIGINT") && stderr.contains("recorded"), "\(stderr)")
+        #expect(stderr.contains("stopped by SIG\(signal)") && stderr.contains("recorded"), "\(stderr)")
         let info = try signalpath("info", output, "--format", "json")
         let file = try #require(((try JSONSerialization.jsonObject(with: info.stdoutData) as? [String: Any])?["files"] as? [[String: Any]])?.first)
         #expect(file["container"] as? String == "wav" || file["container"] as? String == "wavex", "finished as plain WAV: \(file["container"] ?? "")")

@@ -23,7 +23,7 @@ public enum BadInputCorpus {
         var corpus: [BadInput] = []
         func file(_ name: String, _ bytes: [UInt8], _ expectation: BadInput.Expectation) {
             let path = directory + "/" + name
-            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
             corpus.append(BadInput(name: name, path: path, expectation: expectation))
         }
         let stereo = PCMFileBuilder(container: .wav, encoding: .signed16, channels: 2, sampleRate: 48_000)
@@ -89,7 +89,7 @@ public enum BadInputCorpus {
         for offset in stride(from: 8, to: 130, by: 12) { file("w64-truncated-at-\(offset).w64", Array(w64.prefix(offset)), .either) }
         // FLAC and Ogg cut mid-stream (encoded by sox from the tone).
         let source = directory + "/source.wav"
-        FileManager.default.createFile(atPath: source, contents: Data(wav))
+        _ = FileManager.default.createFile(atPath: source, contents: Data(wav))
         for (suffix, arguments) in [("flac", [String]()), ("ogg", ["-C", "3"])] {
             let encoded = directory + "/source." + suffix
             let sox = Process()
