@@ -35,12 +35,20 @@ public struct ProcessResult: Sendable {
     public var crashed = false
 }
 
+/// Time limits are multiplied by TEST_TIMEOUT_SCALE from the environment (`make sanitize` sets it:
+/// sanitizers slow every process down several times).
+public let timeoutScale: Double = {
+    guard let text = getenv("TEST_TIMEOUT_SCALE").map({ String(cString: $0) }), let value = Double(text), value >= 1 else { return 1 }
+    return value
+}()
+
 /// Runs `executable` with `arguments`, feeding `input` to its standard input; waits at most
-/// `timeout` seconds, then kills it (a hang is a failure, not a stuck test run).
+/// `timeout` seconds (× `timeoutScale`), then kills it (a hang is a failure, not a stuck test run).
 public func run(_ executable: String, _ arguments: [String], input: Data? = nil,
                 environment: [String: String]? = nil, timeout: Double = 60) throws -> ProcessResult {
     // A child that exits before reading all its input must not kill the test run with SIGPIPE.
     signal(SIGPIPE, SIG_IGN)
+    let timeout = timeout * timeoutScale
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
