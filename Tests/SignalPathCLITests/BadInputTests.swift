@@ -98,7 +98,9 @@ struct BadInputTests {
     @Test("malformed ranges, negative sizes and absurd FFT sizes are usage errors (64)",
           arguments: [["--range", "3..1"], ["--range", "abc"], ["--range", "-5s..2s"], ["--duration", "-1"], ["--start", "x"],
                       ["--fft-size", "0"], ["--fft-size", "3"], ["--fft-size", "1099511627776"], ["--fft-size", "-4096"],
-                      ["--overlap", "150"], ["--window", "nonsense"], ["--window-size", "0"]])
+                      ["--overlap", "150"], ["--window", "nonsense"], ["--window-size", "0"],
+                      // Found by the range fuzzer: an empty window name crashed the parser.
+                      ["--window", ""], ["--window", ":"], ["--range", ""], ["--range", ".."]])
     func usageErrors(arguments: [String]) throws {
         for command in ["analyze", "spectrum", "spectrogram"] {
             if command == "analyze" && ["--overlap", "--window-size"].contains(arguments[0]) { continue }

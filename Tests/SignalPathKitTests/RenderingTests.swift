@@ -199,3 +199,14 @@ struct GoldenTests {
         #expect(!shades.cells.contains { if case .heat = $0.style { return true } else { return false } })
     }
 }
+
+@Suite("Parsers: regressions from fuzzing")
+struct ParserRegressionTests {
+    @Test("empty and degenerate texts are refused, not crashed on", arguments: ["", ":", "::", "kaiser:", ":8", "\u{0}", "..", "...", "-", "1e400s..2"])
+    func degenerate(text: String) {
+        #expect(Window(name: text) == nil || !text.isEmpty)
+        _ = TimeRange(parsing: text)
+        _ = TimeRange.seconds(text)
+        _ = ChannelSelection(parsing: text)
+    }
+}
