@@ -74,8 +74,15 @@ public struct TimeRange: Sendable, Equatable, CustomStringConvertible {
         let rate = Double(sampleRate)
         let total = frames ?? Int64.max
         let duration = frames.map { "it lasts " + UnitFormat.duration(Double($0) / rate) } ?? "its length is unknown"
-        let first = start.map { Int64(($0 * rate).rounded()) } ?? 0
-        let last = end.map { min(Int64(($0 * rate).rounded()), total) } ?? total
+        // Times far beyond any file (found by the fuzzer: `..99999999999999999993s`) clamp to the
+        // largest frame number instead of overflowing the conversion.
+        func frame(_ seconds: Double) -> Int64 {
+            let value = (seconds * rate).rounded()
+            guard value < 9.2e18 else { return Int64.max }
+            return Int64(max(0, value))
+        }
+        let first = start.map(frame) ?? 0
+        let last = end.map { min(frame($0), total) } ?? total
         if let start, let end, end <= start {
             throw .invalidRequest(path: path, reason: "range \(self) is empty or reversed (\(duration))")
         }
