@@ -101,8 +101,9 @@ struct BadInputTests {
                       ["--overlap", "150"], ["--window", "nonsense"], ["--window-size", "0"],
                       // Found by the range fuzzer: an empty window name crashed the parser.
                       ["--window", ""], ["--window", ":"], ["--range", ""], ["--range", ".."],
-                      // …and a time past Int64 frames crashed the conversion to frames.
-                      ["--range", "..99999999999999999993s"], ["--start", "99999999999999999999999"]])
+                      // …and a time past Int64 frames crashed the conversion to frames (`..` such a time
+                      // is simply the whole file: ParserRegressionTests).
+                      ["--start", "99999999999999999999999"]])
     func usageErrors(arguments: [String]) throws {
         for command in ["analyze", "spectrum", "spectrogram"] {
             if command == "analyze" && ["--overlap", "--window-size"].contains(arguments[0]) { continue }
