@@ -137,7 +137,7 @@ struct LiveCLITests {
         let script = scratch.write("producer-\(UUID().uuidString).py", Array(producer.utf8))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec python3 \(script) \(output).written | exec \(signalpath) record \(output) --input - --raw s16le > /dev/null 2> \(output).err"]
+        process.arguments = ["-c", "exec python3 \(script) \(output).written 2>/dev/null | exec \(signalpath) record \(output) --input - --raw s16le > /dev/null 2> \(output).err"]
         try process.run()
         return process
     }
