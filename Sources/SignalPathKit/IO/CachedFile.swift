@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A file read through a `FileMemoryCache` in aligned blocks.
 ///
@@ -15,7 +14,7 @@ public final class CachedFile: Sendable {
     public let blockSize: Int
     /// How many blocks a cursor keeps in flight beyond its own during a sequential scan.
     public let readAheadBlocks: Int
-    private let inFlight = Mutex<[Int64: PendingRead]>([:])
+    private let inFlight = Protected<[Int64: PendingRead]>([:])
 
     /// Default block size: large enough that DispatchIO's per-read cost (a fresh buffer, thread
     /// hand-offs) is spread thin, small enough that a random seek reads little more than it needs.

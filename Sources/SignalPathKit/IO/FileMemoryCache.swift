@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Recently read byte ranges of one file, kept in memory within a byte budget.
 ///
@@ -42,13 +41,13 @@ public final class FileMemoryCache: Sendable {
 
     /// The most bytes the cache holds after any operation.
     public let byteLimit: Int
-    let state: Mutex<State>
+    let state: Protected<State>
 
     /// Makes an empty cache holding at most `byteLimit` bytes.
     public init(byteLimit: Int) {
         precondition(byteLimit >= 0)
         self.byteLimit = byteLimit
-        state = Mutex(State())
+        state = Protected(State())
     }
 
     /// The bytes of `range` if they are all cached, otherwise the sub-ranges that are missing.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A progress line with ETA on standard error, redrawn in place at most ten times a second and
 /// erased when done. Shown only when standard error is a terminal, and only for work that has
 /// already taken a second (short files never flicker a line).
@@ -12,7 +10,7 @@ public final class ProgressLine: Sendable {
 
     private let label: String
     private let enabled: Bool
-    private let state = Mutex(State())
+    private let state = Protected(State())
 
     public init(label: String, enabled: Bool = StandardError.isTerminal) {
         self.label = TerminalText.sanitized(label)

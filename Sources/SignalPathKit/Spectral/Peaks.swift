@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -157,7 +156,7 @@ struct WindowResponse: Sendable {
         var size: Int
         var fftSize: Int
     }
-    private static let cache = Mutex<[Key: WindowResponse]>([:])
+    private static let cache = Protected<[Key: WindowResponse]>([:])
 
     /// The table for a window, size and FFT size, made once per process.
     static func shared(_ window: Window, size: Int, fftSize: Int) -> WindowResponse {

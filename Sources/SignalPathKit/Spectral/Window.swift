@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -134,7 +133,7 @@ public struct WindowTable: Sendable {
         var window: String
         var size: Int
     }
-    private static let cache = Mutex<[Key: WindowTable]>([:])
+    private static let cache = Protected<[Key: WindowTable]>([:])
 
     /// The table for `window` of `size`, computed once per process (a Kaiser window of 8192 points
     /// takes a Bessel series per point).

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A plain mutual-exclusion lock guarding a C library's global state (libsndfile's error slot,
-/// FFTW's planner) rather than a Swift value, which `Mutex` is for.
+/// A plain mutual-exclusion lock (pthread) guarding a C library's global state (libsndfile's error
+/// slot, FFTW's planner); `Protected` uses it to guard Swift values.
 ///
 /// Unlike `Mutex.withLock`, `withLock` places no `sending` requirement on the result, so it can
 /// hand back C handles made under the lock.
@@ -28,5 +28,26 @@ final class Lock: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
+    }
+}
+
+/// A value guarded by a pthread mutex: shared mutable state (the cache's chunks, reads in flight,
+/// per-process tables).
+///
+/// Preferred over the standard library's `Mutex` because on Linux that one is built on futexes
+/// inside the uninstrumented runtime, so ThreadSanitizer cannot see it order anything and reports
+/// races between accesses it protects; a pthread mutex it intercepts, so `make sanitize` checks
+/// the code for real.
+final class Protected<Value>: @unchecked Sendable {
+    // @unchecked: every access to `value` happens inside `lock`.
+    private let lock = Lock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try lock.withLock { try body(&value) }
     }
 }
