@@ -56,21 +56,32 @@ public final class AudioFile: Sendable {
             }
             return try openStream(path: path, descriptor: STDIN_FILENO, owned: false, decoding: decoding)
         }
+        // A named pipe is opened once, as a stream: opening it as a file first (and closing it on
+        // finding a FIFO) leaves a moment with no reader, in which a writer that has started gets
+        // EPIPE (seen under AddressSanitizer's slowdown).
+        var status = stat()
+        if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO {
+            return try openPipe(path, decoding: decoding)
+        }
         do {
             return try AudioFile(file: CachedFile(path: path, cacheBytes: cacheBytes), decoding: decoding)
         } catch .notRegularFile(_, kind: "FIFO") {
-            // Opened without blocking, then given `pipeWriterTimeout` for a writer to send
-            // something: a pipe nobody writes to is reported, not waited on for ever.
-            let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            guard descriptor >= 0 else { throw SignalPathError.fromErrno(errno, path: path) }
-            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&waiting, 1, Int32(pipeWriterTimeout * 1000)) > 0 else {
-                Glibc.close(descriptor)
-                throw SignalPathError.unavailable(path: path, reason: "nothing was written to the named pipe within \(Int(pipeWriterTimeout)) s")
-            }
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-            return try openStream(path: path, descriptor: descriptor, owned: true, decoding: decoding)
+            return try openPipe(path, decoding: decoding)  // a pipe swapped in after the check
         }
+    }
+
+    /// A named pipe: opened without blocking, then given `pipeWriterTimeout` for a writer to send
+    /// something — a pipe nobody writes to is reported, not waited on for ever.
+    private static func openPipe(_ path: String, decoding: Decoding) throws(SignalPathError) -> AudioFile {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw SignalPathError.fromErrno(errno, path: path) }
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&waiting, 1, Int32(pipeWriterTimeout * 1000)) > 0 else {
+            Glibc.close(descriptor)
+            throw SignalPathError.unavailable(path: path, reason: "nothing was written to the named pipe within \(Int(pipeWriterTimeout)) s")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return try openStream(path: path, descriptor: descriptor, owned: true, decoding: decoding)
     }
 
     /// Opens the audio in `file`.
