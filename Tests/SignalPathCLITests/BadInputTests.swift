@@ -43,8 +43,8 @@ struct BadInputTests {
                 let lines = result.stderr.split(separator: "\n")
                 if lines.count != 1 || !lines[0].hasPrefix("signalpath: ") { found.append("stderr is not one line: \(result.stderr.prefix(300))") }
                 if lines.first?.contains("\u{1B}") == true { found.append("raw escape in stderr") }
-                if !result.stdout.isEmpty && result.stdout != "{\n  \"schema\" : \"\",\n  \"files\" : []\n}\n" {
-                    // JSON documents list the good files; with one bad file that is an empty list.
+                if !result.stdout.isEmpty {
+                    // A JSON document lists the good files; with one bad file that is an empty list.
                     let document = try? JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
                     if (document?["files"] as? [Any])?.isEmpty != true { found.append("output for a refused file: \(result.stdout.prefix(100))") }
                 }

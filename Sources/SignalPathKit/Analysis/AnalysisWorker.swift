@@ -8,7 +8,7 @@ import Darwin
 ///
 /// Unchecked Sendable: a worker is handed to exactly one child task at a time and handed back with
 /// its result; the task group's hand-off orders the accesses.
-final class AnalysisWorker: @unchecked Sendable {
+final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private let analyzer: SignalAnalyzer
     private let window: FrameWindow
     private let transform: SegmentTransform

@@ -6,7 +6,8 @@
 /// merged in chunk order. The K-weighting filter, which has memory, starts each chunk from rest
 /// `settlingFrames` before it, long enough for its past to fade below a Double's precision; so the
 /// result is the same with one worker or many, and matches a filter run over the whole file.
-/// Memory is a few chunks' worth plus 8 bytes per channel per 100 ms, whatever the file's length.
+/// Memory is a few chunks' worth plus, per 100 ms of audio, 8 bytes for loudness gating and 8 per
+/// channel for the noise floor (24 bytes for stereo: about 21 MB for 24 hours).
 public struct SignalAnalyzer: Sendable {
     public let file: AudioFile
     /// The frames asked for; for a stream of unknown length the upper bound is `Int64.max`.
@@ -72,28 +73,9 @@ public struct SignalAnalyzer: Sendable {
         let workerCount = max(1, min(workers, chunkCount))
         var pool: [AnalysisWorker] = []
         for _ in 0..<workerCount { pool.append(try AnalysisWorker(analyzer: self)) }
-        do {
-            try await withThrowingTaskGroup(of: (AnalysisWorker, AnalysisChunk).self) { group in
-                var nextChunk = 0
-                func start(_ worker: AnalysisWorker) {
-                    let chunk = nextChunk
-                    nextChunk += 1
-                    group.addTask {
-                        try await worker.load(chunk: chunk)
-                        return (worker, try worker.process(chunk: chunk))
-                    }
-                }
-                for worker in pool { start(worker) }
-                while let (worker, result) = try await group.next() {
-                    combiner.add(result)
-                    progress?(combiner.fractionDone)
-                    if nextChunk < chunkCount { start(worker) }
-                }
-            }
-        } catch let error as SignalPathError {
-            throw error
-        } catch {
-            throw .invalidRequest(path: file.path, reason: "analysis was cancelled")
+        try await runChunks(chunkCount, on: pool, path: file.path) { chunk in
+            combiner.add(chunk)
+            progress?(combiner.fractionDone)
         }
         return try combiner.finish()
     }

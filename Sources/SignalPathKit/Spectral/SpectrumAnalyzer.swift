@@ -69,28 +69,7 @@ public struct SpectrumAnalyzer: Sendable {
         for _ in 0..<workerCount {
             pool.append(ChunkWorker(analyzer: self, reader: try file.makeReader(), window: window))
         }
-        do {
-            try await withThrowingTaskGroup(of: (ChunkWorker, ChunkResult).self) { group in
-                var nextChunk = 0
-                func start(_ worker: ChunkWorker) {
-                    let chunk = nextChunk
-                    nextChunk += 1
-                    group.addTask {
-                        try await worker.load(chunk: chunk)
-                        return (worker, try worker.process(chunk: chunk))
-                    }
-                }
-                for worker in pool { start(worker) }
-                while let (worker, result) = try await group.next() {
-                    combiner.add(result)
-                    if nextChunk < chunkCount { start(worker) }
-                }
-            }
-        } catch let error as SignalPathError {
-            throw error
-        } catch {
-            throw .invalidRequest(path: file.path, reason: "analysis was cancelled")
-        }
+        try await runChunks(chunkCount, on: pool, path: file.path) { combiner.add($0) }
         return try finish(combiner, window: window, segments: segmentCount)
     }
 
@@ -136,7 +115,7 @@ struct ChunkResult: Sendable {
 ///
 /// Unchecked Sendable: a worker is handed to exactly one child task at a time and handed back with
 /// its result; the task group's hand-off orders the accesses.
-final class ChunkWorker: @unchecked Sendable {
+final class ChunkWorker: ChunkWorking, @unchecked Sendable {
     private let analyzer: SpectrumAnalyzer
     private let frames: FrameWindow
     private let transform: SegmentTransform
