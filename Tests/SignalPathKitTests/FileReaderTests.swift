@@ -24,8 +24,12 @@ struct FileReaderTests {
         let reader = try FileReader(path: path)
         let size = content.count
         #expect(reader.size == Int64(size))
+        // Both kinds of read: DispatchIO reads under 128 KiB, barrier reads into pooled buffers above.
+        let large = ReadBufferPool.smallestCapacity
         for range in [0..<100, 1000..<1_001_000, size - 10..<size, size - 10..<size + 100, size..<size + 5,
-                      size + 1000..<size + 2000, 500..<500, 0..<size] {
+                      size + 1000..<size + 2000, 500..<500, 0..<size,
+                      7..<7 + large - 1, 7..<7 + large, size - 1000..<size - 1000 + large, size - 700_000..<size + 700_000,
+                      size..<size + large, size + 5000..<size + 5000 + 3 * large] {
             #expect(firstDifference(try reader.readBlocking(Int64(range.lowerBound)..<Int64(range.upperBound)).array, expected(range)) == nil, "\(range)")
         }
     }
@@ -49,15 +53,15 @@ struct FileReaderTests {
         #expect(reader.statistics.reads == ranges.filter { !$0.isEmpty }.count)
     }
 
-    @Test("blocking reads from many threads at once")
-    func concurrentBlockingReads() throws {
+    @Test("blocking reads from many threads at once", arguments: [1...100_000, 100_000...900_000])
+    func concurrentBlockingReads(lengths: ClosedRange<Int>) throws {
         let reader = try FileReader(path: path)
         let failures = Counter()
         DispatchQueue.concurrentPerform(iterations: 16) { worker in
             var random = SeededGenerator(seed: UInt64(100 + worker))
             for _ in 0..<20 {
                 let start = Int.random(in: 0..<content.count, using: &random)
-                let range = start..<start + Int.random(in: 1...100_000, using: &random)
+                let range = start..<start + Int.random(in: lengths, using: &random)
                 if (try? reader.readBlocking(Int64(range.lowerBound)..<Int64(range.upperBound)))?.array != expected(range) {
                     failures.increment()
                 }
@@ -120,6 +124,9 @@ struct FileReaderTests {
         let reader = try FileReader(path: "/proc/self/mem")
         #expect(throws: SignalPathError.io(path: "/proc/self/mem", errno: EIO, offset: 4096)) {
             try reader.readBlocking(4096..<8192)
+        }
+        #expect(throws: SignalPathError.io(path: "/proc/self/mem", errno: EIO, offset: 4096)) {
+            try reader.readBlocking(4096..<4096 + 1 << 20)
         }
         let error = SignalPathError.io(path: "/proc/self/mem", errno: EIO, offset: 4096)
         #expect(error.description == "/proc/self/mem: read error at byte 4096: Input/output error")

@@ -16,16 +16,16 @@ public final class CachedFile: Sendable {
     public let readAheadBlocks: Int
     private let inFlight = Protected<[Int64: PendingRead]>([:])
 
-    /// Default block size: large enough that DispatchIO's per-read cost (a fresh buffer, thread
+    /// Default block size: large enough that a read's fixed cost (a channel barrier, thread
     /// hand-offs) is spread thin, small enough that a random seek reads little more than it needs.
-    /// With 2 blocks of read-ahead it was the fastest of 256 KiB–2 MiB × 1–4 ahead (`make bench`).
-    /// Keep it ≥ 128 KiB: smaller read buffers come from glibc's heap, which they fragment until
-    /// memory grows with the length of the file (see docs/ARCHITECTURE.md).
+    /// With 2 blocks of read-ahead it was the fastest of 256 KiB–2 MiB × 1–2 ahead (`make bench`,
+    /// `VARIANTS=1`). Blocks of 128 KiB and more are read into recycled buffers (`FileReader`);
+    /// smaller ones would be DispatchIO reads with a heap buffer each.
     public static let defaultBlockSize = 1 << 20
     /// Default cache budget: bounded memory whatever the file size. Two workers scanning with two
-    /// blocks of read-ahead each use six blocks; 8 MiB ran as fast as 16 and keeps `analyze` of an
-    /// hour of stereo under 40 MB resident.
-    public static let defaultCacheBytes = 8 << 20
+    /// blocks of read-ahead each use six blocks, and 6 MiB still reads each block once (a pass over
+    /// 660 MiB made 662 reads); it keeps `analyze` of an hour of stereo under 40 MB resident.
+    public static let defaultCacheBytes = 6 << 20
     /// Default read-ahead for sequential scans, in blocks.
     public static let defaultReadAheadBlocks = 2
 

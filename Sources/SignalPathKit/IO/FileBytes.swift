@@ -1,6 +1,7 @@
 import Dispatch
 
-/// Immutable bytes read from a file: a DispatchIO buffer passed on without copying, or an array.
+/// Immutable bytes read from a file: a DispatchIO buffer or a recycled read buffer, passed on
+/// without copying, or an array.
 ///
 /// A value type with reference storage, like `ArraySlice`: sub-ranges (`self[range]`) share the
 /// storage and are zero-based. The storage is never mutated after creation, which is why the
@@ -8,6 +9,7 @@ import Dispatch
 public struct FileBytes: @unchecked Sendable {
     private enum Storage {
         case dispatch(DispatchData)
+        case pooled(ReadBuffer)
         case array([UInt8])
     }
 
@@ -42,6 +44,12 @@ public struct FileBytes: @unchecked Sendable {
         window = 0..<data.count
     }
 
+    /// The bytes a large read delivered into `buffer`.
+    init(_ buffer: ReadBuffer) {
+        storage = .pooled(buffer)
+        window = 0..<buffer.count
+    }
+
     private init(storage: Storage, window: Range<Int>) {
         self.storage = storage
         self.window = window
@@ -61,6 +69,8 @@ public struct FileBytes: @unchecked Sendable {
         switch storage {
         case .array(let array):
             return array.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[window])) }
+        case .pooled(let buffer):
+            return buffer.withUnsafeBytes(in: window, body)
         case .dispatch(let data):
             // Through the region itself: DispatchData.withUnsafeBytes maps the data, which copies
             // it whenever the object is a composite, as a DispatchIO read's result usually is.
@@ -81,6 +91,7 @@ public struct FileBytes: @unchecked Sendable {
     var isPartOfLargerStorage: Bool {
         switch storage {
         case .array(let array): return array.count != window.count
+        case .pooled(let buffer): return buffer.count != window.count
         case .dispatch(let data): return data.count != window.count
         }
     }

@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Idle read buffers kept for reuse, in power-of-two size classes, up to a byte budget.
+///
+/// Buffers are mapped with `mmap` rather than `malloc`: freeing a malloc'd buffer of this size
+/// raises glibc's mmap threshold, after which later large allocations come from the heap and
+/// fragment it (docs/ARCHITECTURE.md). Mapped buffers leave the allocator's state alone. When
+/// the idle ones exceed `idleByteLimit`, the longest idle are unmapped, so a pool full of one size
+/// class still takes in another; memory is bounded by what caches and reads in flight hold plus
+/// `idleByteLimit`.
+///
+/// Safe to use from any thread.
+final class ReadBufferPool: Sendable {
+    /// The pool every `FileReader` shares, so that files read one after another reuse buffers.
+    /// Two idle 1 MiB blocks are enough for a scan: a cache evicts one block per block it reads.
+    static let shared = ReadBufferPool(idleByteLimit: 2 << 20)
+
+    /// The smallest size class: smaller reads go through DispatchIO's own small heap buffers.
+    static let smallestCapacity = 128 << 10
+
+    let idleByteLimit: Int
+    private let idle = Protected(IdleBuffers())
+
+    /// Idle mapped buffers, longest idle first; the pool owns the addresses while they are here.
+    /// At most `idleByteLimit / smallestCapacity` entries, so linear searches stay short.
+    private struct IdleBuffers: @unchecked Sendable {
+        var buffers: [(base: UnsafeMutableRawPointer, capacity: Int)] = []
+        var bytes = 0
+        /// Bytes mapped now (idle or in use), and the number of `mmap` calls so far.
+        var mappedBytes = 0
+        var mappings = 0
+    }
+
+    init(idleByteLimit: Int) {
+        self.idleByteLimit = idleByteLimit
+    }
+
+    deinit {
+        // Every buffer handed out holds the pool, so by now all of them are back here.
+        idle.withLock { idle in
+            for buffer in idle.buffers { munmap(buffer.base, buffer.capacity) }
+        }
+    }
+
+    /// A buffer of at least `length` bytes (its size class), reused if one is idle; nil if the
+    /// system cannot map one.
+    func buffer(for length: Int) -> ReadBuffer? {
+        let capacity = Self.capacity(for: length)
+        let reused = idle.withLock { idle -> UnsafeMutableRawPointer? in
+            guard let index = idle.buffers.lastIndex(where: { $0.capacity == capacity }) else { return nil }
+            idle.bytes -= capacity
+            return idle.buffers.remove(at: index).base
+        }
+        if let reused { return ReadBuffer(base: reused, capacity: capacity, pool: self) }
+        let mapped = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let mapped, mapped != MAP_FAILED else { return nil }
+        idle.withLock { idle in
+            idle.mappedBytes += capacity
+            idle.mappings += 1
+        }
+        return ReadBuffer(base: mapped, capacity: capacity, pool: self)
+    }
+
+    /// Takes back a buffer nobody uses any more, unmapping the longest idle ones beyond the budget
+    /// (this one too, if it alone exceeds it).
+    func recycle(_ base: UnsafeMutableRawPointer, capacity: Int) {
+        let unmapped = idle.withLock { idle -> [(base: UnsafeMutableRawPointer, capacity: Int)] in
+            idle.buffers.append((base, capacity))
+            idle.bytes += capacity
+            var dropped: [(base: UnsafeMutableRawPointer, capacity: Int)] = []
+            while idle.bytes > idleByteLimit {
+                let oldest = idle.buffers.removeFirst()
+                idle.bytes -= oldest.capacity
+                idle.mappedBytes -= oldest.capacity
+                dropped.append(oldest)
+            }
+            return dropped
+        }
+        for buffer in unmapped { munmap(buffer.base, buffer.capacity) }
+    }
+
+    /// Bytes held idle now, bytes mapped now (idle or in use), and `mmap` calls so far.
+    var statistics: (idleBytes: Int, mappedBytes: Int, mappings: Int) {
+        idle.withLock { ($0.bytes, $0.mappedBytes, $0.mappings) }
+    }
+
+    /// The idle buffers' capacities, longest idle first (for invariant checks).
+    var idleCapacities: [Int] { idle.withLock { $0.buffers.map(\.capacity) } }
+
+    /// The size class for a read of `length` bytes: the next power of two, at least
+    /// `smallestCapacity`.
+    static func capacity(for length: Int) -> Int {
+        guard length > smallestCapacity else { return smallestCapacity }
+        return 1 << (Int.bitWidth - (length - 1).leadingZeroBitCount)
+    }
+}
