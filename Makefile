@@ -113,8 +113,6 @@ bench: bench-data build
 	cd Benchmarks && $(SWIFT) build -c release
 	Benchmarks/.build/release/Micro fft-rate
 	Benchmarks/.build/release/Micro cache-lookup
-	Benchmarks/.build/release/ReaderThroughput $(BENCH_DATA)/reader-1GiB.bin 15 $(BENCH_DATA)/decode-512MiB.wav
-	@if [ "$$(id -u)" = 0 ]; then COLD=1 Benchmarks/.build/release/ReaderThroughput $(BENCH_DATA)/reader-1GiB.bin 5 $(BENCH_DATA)/decode-512MiB.wav; fi
 	python3 Benchmarks/scripts/run_bench.py $(RELEASE) Benchmarks/.build/release/Micro $(BENCH_DATA) BENCHMARKS.md
 
 # Fuzzing (not part of `make test`): two libFuzzer targets with AddressSanitizer, in Fuzz/. The

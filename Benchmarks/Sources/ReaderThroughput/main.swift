@@ -42,6 +42,23 @@ func preadLoop(_ path: String) -> UInt64 {
     return sum
 }
 
+/// `cat FILE > /dev/null`, for scale (no checksum; includes starting the process, ~1 ms).
+func catToDevNull(_ path: String) {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("cat"), strdup(path), nil]
+    defer { arguments.forEach { free($0) } }
+    var pid = pid_t()
+    guard posix_spawnp(&pid, "cat", &actions, nil, arguments, environ) == 0 else {
+        print("cannot run cat")
+        exit(1)
+    }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+}
+
 /// FileReader's sequential pass: 1 MiB DispatchIO reads, two more in flight.
 func fileReaderChunks(_ path: String) throws -> UInt64 {
     let chunks = try FileReader(path: path).chunks(chunkSize: 1 << 20, readAhead: 2)
@@ -219,6 +236,7 @@ func check(_ condition: Bool) {
 let reference = preadLoop(path)  // also warms the page cache
 var passes: [(name: String, group: String, run: () -> Void)] = [
     ("pread loop (1 MiB)", "bytes", { check(preadLoop(path) == reference) }),
+    ("cat FILE > /dev/null", "bytes", { catToDevNull(path) }),
     ("FileReader.chunks (1 MiB, 2 ahead)", "bytes", { check(try! fileReaderChunks(path) == reference) }),
     ("CachedFile + FileCursor (64 KiB reads)", "bytes", { check(try! cachedCursor(path) == reference) }),
     ("dispatch_io_read alone, 1 MiB, 3 ahead", "bytes", { check(rawDispatch(path) == reference) }),
@@ -273,13 +291,14 @@ var baselineMedians: [String: Double] = [:]
 for (index, pass) in passes.enumerated() where baselineMedians[pass.group] == nil {
     baselineMedians[pass.group] = times[index].sorted()[runs / 2]
 }
-print("file: \(path), \(Int(size) >> 20) MiB, \(runs) runs each (round robin), \(cold ? "cold (page cache emptied before each pass)" : "warm page cache")")
-print("path                                      median     min–max            ratio to baseline")
+print("File: \(path), \(Int(size) >> 20) MiB, \(runs) runs of each path (round robin), \(cold ? "cold (page cache emptied before each pass)" : "warm page cache").")
+print("")
+print("| path | median | min–max | ratio to baseline |")
+print("|---|---|---|---|")
 for (index, pass) in passes.enumerated() {
     let sorted = times[index].sorted()
     let median = sorted[runs / 2]
-    let padded = pass.name + String(repeating: " ", count: max(0, 40 - pass.name.count))
-    print("\(padded)  \(format3(median * 1000)) ms  \(format3(sorted.first! * 1000))–\(format3(sorted.last! * 1000)) ms   \(format3(median / baselineMedians[pass.group]!))×")
+    print("| \(pass.name) | \(format3(median * 1000)) ms | \(format3(sorted.first! * 1000))–\(format3(sorted.last! * 1000)) ms | \(format3(median / baselineMedians[pass.group]!))× |")
 }
 
 func format3(_ value: Double) -> String {

@@ -144,23 +144,33 @@ public final class FileReader: @unchecked Sendable {
 
     /// A large read: a channel barrier (DispatchIO runs it after the operations before it, with the
     /// descriptor still open) that fills a recycled buffer with `pread`.
+    ///
+    /// The buffer is taken now rather than when the barrier runs: a scan then takes back the buffer
+    /// it has just released, where taking it later let released buffers pile up past the pool's
+    /// idle budget while barriers waited to run, and be unmapped and mapped again (~37 times per
+    /// GiB, 1.5–1.8× a pread loop instead of 1.04×).
     private func readIntoRecycledBuffer(_ range: Range<Int64>,
                                         completion: @escaping @Sendable (Result<FileBytes, SignalPathError>) -> Void) {
-        let (path, descriptor, pool) = (self.path, self.descriptor, bufferPool)
+        let (path, descriptor) = (self.path, self.descriptor)
         let length = Int(clamping: range.count)
+        guard let buffer = bufferPool.buffer(for: length) else {
+            handlerQueue.async { completion(.failure(.io(path: path, errno: ENOMEM, offset: range.lowerBound))) }
+            return
+        }
+        let operation = BarrierRead(buffer: buffer, completion: completion)
         channel.barrier {
+            // Taken out of the block's captures: libdispatch releases a barrier's block some time
+            // after running it, and whatever it still held (the buffer, or the bytes through the
+            // completion's captures) would come back to the pool late, in bursts past its budget.
+            let (buffer, completion) = operation.take()
             let result: Result<FileBytes, SignalPathError>
-            if let buffer = pool.buffer(for: length) {
-                if let code = buffer.fill(from: descriptor, offset: range.lowerBound, length: length) {
-                    result = .failure(.fromErrno(code, path: path, offset: range.lowerBound))
-                } else {
-                    self.bytesReadCounter.add(Int64(buffer.count), ordering: .relaxed)
-                    // A short read (the end of the file) is copied out, so that a few bytes do not
-                    // hold a large buffer that a cache's byte count would not include.
-                    result = .success(buffer.count * 2 >= buffer.capacity ? FileBytes(buffer) : FileBytes(FileBytes(buffer).array))
-                }
+            if let code = buffer.fill(from: descriptor, offset: range.lowerBound, length: length) {
+                result = .failure(.fromErrno(code, path: path, offset: range.lowerBound))
             } else {
-                result = .failure(.io(path: path, errno: ENOMEM, offset: range.lowerBound))
+                self.bytesReadCounter.add(Int64(buffer.count), ordering: .relaxed)
+                // A short read (the end of the file) is copied out, so that a few bytes do not
+                // hold a large buffer that a cache's byte count would not include.
+                result = .success(buffer.count * 2 >= buffer.capacity ? FileBytes(buffer) : FileBytes(FileBytes(buffer).array))
             }
             // Called on the barrier itself: a hop to another queue measured 1.3× instead of 1.03×
             // a pread loop (a thread wake-up per read). Hence the rule in `read(_:completion:)`.
@@ -219,5 +229,28 @@ private final class CollectedData: @unchecked Sendable {
     /// The bytes, handed on without copying.
     func bytes() -> FileBytes {
         FileBytes(data)
+    }
+}
+
+/// What one barrier read needs, handed over once to the barrier that runs it.
+///
+/// Written by the thread that schedules the read and taken by the barrier, which DispatchIO runs
+/// after the scheduling call has returned; the unchecked `Sendable` rests on that ordering.
+private final class BarrierRead: @unchecked Sendable {
+    private var buffer: ReadBuffer?
+    private var completion: (@Sendable (Result<FileBytes, SignalPathError>) -> Void)?
+
+    init(buffer: ReadBuffer, completion: @escaping @Sendable (Result<FileBytes, SignalPathError>) -> Void) {
+        self.buffer = buffer
+        self.completion = completion
+    }
+
+    /// The buffer and the completion, leaving nothing behind. Called exactly once.
+    func take() -> (ReadBuffer, @Sendable (Result<FileBytes, SignalPathError>) -> Void) {
+        defer {
+            buffer = nil
+            completion = nil
+        }
+        return (buffer!, completion!)
     }
 }
