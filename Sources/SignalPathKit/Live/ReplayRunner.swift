@@ -118,12 +118,14 @@ public struct ReplayRunner {
             let canvas = PlotOutput.canvas(width: size.columns, height: size.rows) { screen.draw(into: &$0, area: $1) }
             guard StandardOutput.write(renderer.frame(canvas, previous: previousCanvas)) else { return }
             previousCanvas = canvas
-            // Keys until the next frame is due.
+            // Keys until the next frame is due, and at least once per frame: when drawing takes
+            // longer than a frame (a slow terminal, a loaded machine) keys must still be read, or
+            // q and Ctrl-C would never be seen.
             let deadline = last + period
-            while monotonicSeconds() < deadline && !session.quit {
+            repeat {
                 for key in terminal.readKeys(timeout: max(0, deadline - monotonicSeconds())) { session.handle(key) }
                 if session.seeked { audio?.drop() }
-            }
+            } while monotonicSeconds() < deadline && !session.quit
             let now = monotonicSeconds()
             if let audio, !session.paused, session.speed == 1, !session.atEnd {
                 let rate = Double(player.sampleRate)
