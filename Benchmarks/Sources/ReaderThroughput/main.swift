@@ -80,15 +80,22 @@ func cachedCursor(_ path: String) throws -> UInt64 {
     return sum
 }
 
+/// A random-access channel on `path` (which closes the descriptor), its queue, the descriptor and
+/// the file's size: what the raw DispatchIO paths start from.
+func randomChannel(_ path: String) -> (channel: DispatchIO, queue: DispatchQueue, descriptor: Int32, size: Int) {
+    let fd = open(path, O_RDONLY)
+    var status = stat()
+    fstat(fd, &status)
+    let queue = DispatchQueue(label: "ReaderThroughput", attributes: .concurrent)
+    let channel = DispatchIO(type: .random, fileDescriptor: fd, queue: queue) { _ in close(fd) }
+    return (channel, queue, fd, Int(status.st_size))
+}
+
 /// DispatchIO's own reads (`dispatch_io_read`) of `chunk` bytes with `ahead` more in flight,
 /// consumed in place (no copy, no cache, no bookkeeping). Each read gets a freshly allocated
 /// buffer, which is why FileReader does not use them for large reads.
 func rawDispatch(_ path: String, chunk: Int = 1 << 20, ahead: Int = 3, lowWater: Int = Int.max) -> UInt64 {
-    let fd = open(path, O_RDONLY)
-    var status = stat(); fstat(fd, &status)
-    let size = Int(status.st_size)
-    let queue = DispatchQueue(label: "x", attributes: .concurrent)
-    let channel = DispatchIO(type: .random, fileDescriptor: fd, queue: queue) { _ in close(fd) }
+    let (channel, queue, _, size) = randomChannel(path)
     channel.setLimit(lowWater: lowWater)
     final class Slot: @unchecked Sendable { var data = DispatchData.empty; let sem = DispatchSemaphore(value: 0) }
     var slots: [Slot] = []
@@ -120,11 +127,7 @@ func rawDispatch(_ path: String, chunk: Int = 1 << 20, ahead: Int = 3, lowWater:
 /// The floor of FileReader's large reads: channel barriers that `pread` into `ahead + 1` buffers
 /// mapped once and reused, consumed in place.
 func rawBarrier(_ path: String, chunk: Int = 1 << 20, ahead: Int = 2) -> UInt64 {
-    let fd = open(path, O_RDONLY)
-    var status = stat(); fstat(fd, &status)
-    let size = Int(status.st_size)
-    let queue = DispatchQueue(label: "x", attributes: .concurrent)
-    let channel = DispatchIO(type: .random, fileDescriptor: fd, queue: queue) { _ in close(fd) }
+    let (channel, _, fd, size) = randomChannel(path)
     final class Slot: @unchecked Sendable {
         let buffer: UnsafeMutableRawBufferPointer
         var got = 0

@@ -18,8 +18,8 @@ public final class CachedFile: Sendable {
 
     /// Default block size: large enough that a read's fixed cost (a channel barrier, thread
     /// hand-offs) is spread thin, small enough that a random seek reads little more than it needs.
-    /// With 2 blocks of read-ahead it was the fastest of 256 KiB–2 MiB × 1–2 ahead (`make bench`,
-    /// `VARIANTS=1`). Blocks of 128 KiB and more are read into recycled buffers (`FileReader`);
+    /// With 2 blocks of read-ahead it was the fastest of 256 KiB–2 MiB with 1–4 blocks ahead
+    /// (ReaderThroughput with `VARIANTS=1`). Blocks of 128 KiB and more are read into recycled buffers (`FileReader`);
     /// smaller ones would be DispatchIO reads with a heap buffer each.
     public static let defaultBlockSize = 1 << 20
     /// Default cache budget: bounded memory whatever the file size. Two workers scanning with two

@@ -20,7 +20,7 @@ import Darwin
 ///   (`ReadBufferPool`). A DispatchIO read of that size gets a freshly mapped buffer from glibc
 ///   and page-faults it in, which made a whole-file pass of a cached file ~10× a `pread` loop;
 ///   the barrier keeps DispatchIO's ordering and descriptor lifetime (the channel closes the
-///   descriptor only after its barriers ran) and costs ~1.04× (`make bench`, ReaderThroughput).
+///   descriptor only after its barriers ran) and costs 1.03–1.15× (`make bench`, ReaderThroughput).
 /// Barriers run one at a time, so large reads are served in the order they were asked for.
 ///
 /// Callers should ask for hundreds of KiB at a time and keep the next read in flight while using
@@ -147,8 +147,8 @@ public final class FileReader: @unchecked Sendable {
     ///
     /// The buffer is taken now rather than when the barrier runs: a scan then takes back the buffer
     /// it has just released, where taking it later let released buffers pile up past the pool's
-    /// idle budget while barriers waited to run, and be unmapped and mapped again (~37 times per
-    /// GiB, 1.5–1.8× a pread loop instead of 1.04×).
+    /// idle budget while barriers waited to run, and be unmapped and mapped again (~50 times per
+    /// GiB, 1.5–1.8× a pread loop instead of 1.03–1.15×).
     private func readIntoRecycledBuffer(_ range: Range<Int64>,
                                         completion: @escaping @Sendable (Result<FileBytes, SignalPathError>) -> Void) {
         let (path, descriptor) = (self.path, self.descriptor)

@@ -23,13 +23,13 @@ final class ReadBufferPool: Sendable {
     static let smallestCapacity = 128 << 10
 
     let idleByteLimit: Int
-    private let idle = Protected(IdleBuffers())
+    private let state = Protected(State())
 
-    /// Idle mapped buffers, longest idle first; the pool owns the addresses while they are here.
-    /// At most `idleByteLimit / smallestCapacity` entries, so linear searches stay short.
-    private struct IdleBuffers: @unchecked Sendable {
-        var buffers: [(base: UnsafeMutableRawPointer, capacity: Int)] = []
-        var bytes = 0
+    private struct State: @unchecked Sendable {
+        /// Idle mapped buffers, longest idle first; the pool owns the addresses while they are
+        /// here. At most `idleByteLimit / smallestCapacity` entries, so linear searches stay short.
+        var idle: [(base: UnsafeMutableRawPointer, capacity: Int)] = []
+        var idleBytes = 0
         /// Bytes mapped now (idle or in use), and the number of `mmap` calls so far.
         var mappedBytes = 0
         var mappings = 0
@@ -41,8 +41,8 @@ final class ReadBufferPool: Sendable {
 
     deinit {
         // Every buffer handed out holds the pool, so by now all of them are back here.
-        idle.withLock { idle in
-            for buffer in idle.buffers { munmap(buffer.base, buffer.capacity) }
+        state.withLock { state in
+            for buffer in state.idle { munmap(buffer.base, buffer.capacity) }
         }
     }
 
@@ -50,17 +50,17 @@ final class ReadBufferPool: Sendable {
     /// system cannot map one.
     func buffer(for length: Int) -> ReadBuffer? {
         let capacity = Self.capacity(for: length)
-        let reused = idle.withLock { idle -> UnsafeMutableRawPointer? in
-            guard let index = idle.buffers.lastIndex(where: { $0.capacity == capacity }) else { return nil }
-            idle.bytes -= capacity
-            return idle.buffers.remove(at: index).base
+        let reused = state.withLock { state -> UnsafeMutableRawPointer? in
+            guard let index = state.idle.lastIndex(where: { $0.capacity == capacity }) else { return nil }
+            state.idleBytes -= capacity
+            return state.idle.remove(at: index).base
         }
         if let reused { return ReadBuffer(base: reused, capacity: capacity, pool: self) }
         let mapped = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let mapped, mapped != MAP_FAILED else { return nil }
-        idle.withLock { idle in
-            idle.mappedBytes += capacity
-            idle.mappings += 1
+        state.withLock { state in
+            state.mappedBytes += capacity
+            state.mappings += 1
         }
         return ReadBuffer(base: mapped, capacity: capacity, pool: self)
     }
@@ -68,14 +68,14 @@ final class ReadBufferPool: Sendable {
     /// Takes back a buffer nobody uses any more, unmapping the longest idle ones beyond the budget
     /// (this one too, if it alone exceeds it).
     func recycle(_ base: UnsafeMutableRawPointer, capacity: Int) {
-        let unmapped = idle.withLock { idle -> [(base: UnsafeMutableRawPointer, capacity: Int)] in
-            idle.buffers.append((base, capacity))
-            idle.bytes += capacity
+        let unmapped = state.withLock { state -> [(base: UnsafeMutableRawPointer, capacity: Int)] in
+            state.idle.append((base, capacity))
+            state.idleBytes += capacity
             var dropped: [(base: UnsafeMutableRawPointer, capacity: Int)] = []
-            while idle.bytes > idleByteLimit {
-                let oldest = idle.buffers.removeFirst()
-                idle.bytes -= oldest.capacity
-                idle.mappedBytes -= oldest.capacity
+            while state.idleBytes > idleByteLimit {
+                let oldest = state.idle.removeFirst()
+                state.idleBytes -= oldest.capacity
+                state.mappedBytes -= oldest.capacity
                 dropped.append(oldest)
             }
             return dropped
@@ -85,11 +85,11 @@ final class ReadBufferPool: Sendable {
 
     /// Bytes held idle now, bytes mapped now (idle or in use), and `mmap` calls so far.
     var statistics: (idleBytes: Int, mappedBytes: Int, mappings: Int) {
-        idle.withLock { ($0.bytes, $0.mappedBytes, $0.mappings) }
+        state.withLock { ($0.idleBytes, $0.mappedBytes, $0.mappings) }
     }
 
     /// The idle buffers' capacities, longest idle first (for invariant checks).
-    var idleCapacities: [Int] { idle.withLock { $0.buffers.map(\.capacity) } }
+    var idleCapacities: [Int] { state.withLock { $0.idle.map(\.capacity) } }
 
     /// The size class for a read of `length` bytes: the next power of two, at least
     /// `smallestCapacity`.
