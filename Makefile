@@ -16,12 +16,14 @@ BENCH_APT_PACKAGES := hyperfine time
 # Run apt-get as root, or through sudo when there is one.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build test demo install clean samples bench bench-setup bench-data fuzz sanitize help
+.PHONY: setup build test lint format check-layers demo install clean samples bench bench-setup bench-data fuzz sanitize help
 
 help:
 	@echo "make demo     build and run signalpath on the bundled samples"
 	@echo "make test     run the test suite"
 	@echo "make build    release build (.build/release/signalpath)"
+	@echo "make lint     the formatter's check (swift format, .swift-format) and the layering check"
+	@echo "make format   reformat the sources in place"
 	@echo "make install  install into PREFIX=$(PREFIX), with shell completions"
 	@echo "make bench    benchmarks against sox, ffmpeg and scipy; writes BENCHMARKS.md (not part of make test)"
 	@echo "make fuzz     libFuzzer over opening audio and parsing ranges (FUZZ_SECONDS each, default 300)"
@@ -50,7 +52,20 @@ setup:
 build: setup
 	$(SWIFT) build -c release --product signalpath
 
-test: setup
+# What the formatter checks and rewrites: every Swift file of the three packages.
+SWIFT_SOURCES := Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources Benchmarks/Package.swift Benchmarks/Sources
+
+lint: check-layers
+	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
+
+format:
+	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
+
+# Stage code (IO, Decoding, Spectral, Analysis, …) must not name presentation code (Output, Rendering, Terminal, Live).
+check-layers:
+	python3 scripts/check-layers.py
+
+test: setup lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -1,15 +1,15 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// Linux only: ALSA, glibc and /proc are used directly (Sources/SignalPathKit/Support/Platform.swift).
 let package = Package(
     name: "signalpath",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "signalpath", targets: ["signalpath"]),
         .library(name: "SignalPathKit", targets: ["SignalPathKit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         .systemLibrary(

@@ -8,7 +8,7 @@ let package = Package(
     dependencies: [
         // Through a symlink named after the package: a path dependency takes its identity from the
         // folder name, which for the repository itself depends on where it was cloned.
-        .package(path: "Dependencies/signalpath"),
+        .package(path: "Dependencies/signalpath")
     ],
     targets: [
         .executableTarget(

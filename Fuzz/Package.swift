@@ -7,7 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         // Through a symlink named after the package (see Benchmarks/Package.swift).
-        .package(path: "Dependencies/signalpath"),
+        .package(path: "Dependencies/signalpath")
     ],
     targets: [
         .executableTarget(name: "FuzzAudio", dependencies: [.product(name: "SignalPathKit", package: "signalpath")]),

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What went wrong with an input, always naming the file and the cause.
 ///
 /// `description` is one line for people (`FILE: reason`); `category` tells the executable which exit
@@ -50,9 +44,9 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
     public var path: String {
         switch self {
         case .notFound(let path), .permissionDenied(let path), .isDirectory(let path),
-             .notRegularFile(let path, _), .io(let path, _, _), .unrecognizedFormat(let path, _),
-             .malformed(let path, _), .notSeekable(let path), .invalidRequest(let path, _), .device(let path, _), .unavailable(let path, _),
-             .write(let path, _):
+            .notRegularFile(let path, _), .io(let path, _, _), .unrecognizedFormat(let path, _),
+            .malformed(let path, _), .notSeekable(let path), .invalidRequest(let path, _), .device(let path, _), .unavailable(let path, _),
+            .write(let path, _):
             return path
         }
     }

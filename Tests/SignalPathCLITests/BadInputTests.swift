@@ -56,8 +56,9 @@ struct BadInputTests {
         #expect(all.isEmpty, "\(report)")
     }
 
-    @Test("a file that shrinks while it is read: a clean error or a result, never a crash or a hang",
-          arguments: ["info", "analyze", "spectrum", "spectrogram"])
+    @Test(
+        "a file that shrinks while it is read: a clean error or a result, never a crash or a hang",
+        arguments: ["info", "analyze", "spectrum", "spectrogram"])
     func shrinkingFile(command: String) throws {
         let builder = PCMFileBuilder(container: .wav, encoding: .signed16, channels: 2, sampleRate: 48_000)
         let path = scratch.write("shrinking-\(command).wav", builder.file(samples: Signals.noise(count: 2 * 48_000 * 120, amplitude: 0.3, seed: 8)))
@@ -74,7 +75,10 @@ struct BadInputTests {
         let deadline = Date().addingTimeInterval(60 * timeoutScale)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         #expect(!process.isRunning, "no hang")
-        if process.isRunning { process.terminate(); return }
+        if process.isRunning {
+            process.terminate()
+            return
+        }
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationReason == .exit, "no crash: \(stderr.prefix(300))")
         #expect(Self.documented.contains(process.terminationStatus))
@@ -96,15 +100,18 @@ struct BadInputTests {
         }
     }
 
-    @Test("malformed ranges, negative sizes and absurd FFT sizes are usage errors (64)",
-          arguments: [["--range", "3..1"], ["--range", "abc"], ["--range", "-5s..2s"], ["--duration", "-1"], ["--start", "x"],
-                      ["--fft-size", "0"], ["--fft-size", "3"], ["--fft-size", "1099511627776"], ["--fft-size", "-4096"],
-                      ["--overlap", "150"], ["--window", "nonsense"], ["--window-size", "0"],
-                      // Found by the range fuzzer: an empty window name crashed the parser.
-                      ["--window", ""], ["--window", ":"], ["--range", ""], ["--range", ".."],
-                      // …and a time past Int64 frames crashed the conversion to frames (`..` such a time
-                      // is simply the whole file: ParserRegressionTests).
-                      ["--start", "99999999999999999999999"]])
+    @Test(
+        "malformed ranges, negative sizes and absurd FFT sizes are usage errors (64)",
+        arguments: [
+            ["--range", "3..1"], ["--range", "abc"], ["--range", "-5s..2s"], ["--duration", "-1"], ["--start", "x"],
+            ["--fft-size", "0"], ["--fft-size", "3"], ["--fft-size", "1099511627776"], ["--fft-size", "-4096"],
+            ["--overlap", "150"], ["--window", "nonsense"], ["--window-size", "0"],
+            // Found by the range fuzzer: an empty window name crashed the parser.
+            ["--window", ""], ["--window", ":"], ["--range", ""], ["--range", ".."],
+            // …and a time past Int64 frames crashed the conversion to frames (`..` such a time
+            // is simply the whole file: ParserRegressionTests).
+            ["--start", "99999999999999999999999"],
+        ])
     func usageErrors(arguments: [String]) throws {
         for command in ["analyze", "spectrum", "spectrogram"] {
             if command == "analyze" && ["--overlap", "--window-size"].contains(arguments[0]) { continue }

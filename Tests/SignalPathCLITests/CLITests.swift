@@ -40,8 +40,9 @@ struct CLITests {
 
     @Test("info describes WAV, FLAC, Ogg and RF64 files in aligned text")
     func infoText() throws {
-        let result = try signalpath("info", sample("sine-1k-48k-s16-mono.wav"), sample("chirp-log-20-20k-48k-s24.flac"),
-                                    sample("chord-a-major-44k1-stereo.ogg"), sample("sine-1k-48k-s16-mono.rf64"))
+        let result = try signalpath(
+            "info", sample("sine-1k-48k-s16-mono.wav"), sample("chirp-log-20-20k-48k-s24.flac"),
+            sample("chord-a-major-44k1-stereo.ogg"), sample("sine-1k-48k-s16-mono.rf64"))
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         let blocks = result.stdout.components(separatedBy: "\n\n")
@@ -111,8 +112,9 @@ struct CLITests {
     func mixedFiles() throws {
         let missing = scratch.file("gone.flac")
         let notAudio = scratch.write("text.wav", Array("plain text".utf8))
-        let result = try signalpath("info", "--format", "json", sample("sine-1k-48k-s16-mono.wav"), notAudio, missing,
-                                    sample("stereo-440L-880R-44k1-s16.wav"))
+        let result = try signalpath(
+            "info", "--format", "json", sample("sine-1k-48k-s16-mono.wav"), notAudio, missing,
+            sample("stereo-440L-880R-44k1-s16.wav"))
         #expect(result.status == 65)
         let files = try #require(try json(result)["files"] as? [[String: Any]])
         #expect(files.map { $0["path"] as? String } == [sample("sine-1k-48k-s16-mono.wav"), sample("stereo-440L-880R-44k1-s16.wav")])
@@ -156,8 +158,9 @@ struct CLITests {
         #expect(result.stderr.contains("evil\\e]0;owned\\x07\\e[2J.wav"))
     }
 
-    @Test("an unreadable file gives permission denied (run as an unprivileged user)",
-          .enabled(if: geteuid() == 0 && which("setpriv") != nil, "needs root to drop privileges with setpriv"))
+    @Test(
+        "an unreadable file gives permission denied (run as an unprivileged user)",
+        .enabled(if: geteuid() == 0 && which("setpriv") != nil, "needs root to drop privileges with setpriv"))
     func unreadableFile() throws {
         let locked = scratch.write("locked.wav", Array(try Data(contentsOf: URL(fileURLWithPath: sample("sine-1k-48k-s16-mono.wav")))))
         chmod(locked, 0)

@@ -34,9 +34,10 @@ struct LiveCLITests {
     }
 
     func drive(_ plan: String, _ arguments: [String], columns: Int = 100, rows: Int = 30) throws -> [String: Any] {
-        let result = try run(try #require(which("python3")),
-                             [repositoryRoot + "/Tests/Reference/pty_drive.py", "\(columns)", "\(rows)", plan, "--", signalpath] + arguments,
-                             timeout: 60)
+        let result = try run(
+            try #require(which("python3")),
+            [repositoryRoot + "/Tests/Reference/pty_drive.py", "\(columns)", "\(rows)", plan, "--", signalpath] + arguments,
+            timeout: 60)
         return try #require(JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(result.stderr)")
     }
 
@@ -54,7 +55,8 @@ struct LiveCLITests {
         let path = try tone("forty.wav", seconds: 40)
         // Keys take effect within a frame or two; the debug build draws slowly, so the snapshots
         // compare states well after each key.
-        let plan = #"[[1.5,null,"running"],[1.6," ",null],[3.0,null,"paused1"],[4.0,null,"paused2"],[4.1,"\u001b[C",null],[5.5,null,"seeked"],[5.6," ",null],[7.0,null,"resumed"],[7.2,"q",null]]"#
+        let plan =
+            #"[[1.5,null,"running"],[1.6," ",null],[3.0,null,"paused1"],[4.0,null,"paused2"],[4.1,"\u001b[C",null],[5.5,null,"seeked"],[5.6," ",null],[7.0,null,"resumed"],[7.2,"q",null]]"#
         let report = try drive(plan, ["replay", path, "--from", "10"])
         #expect(report["status"] as? Int == 0)
         let running = try transport(report, "running"), paused1 = try transport(report, "paused1")
@@ -125,14 +127,16 @@ struct LiveCLITests {
         let floats = Data((0..<4800).flatMap { index -> [UInt8] in withUnsafeBytes(of: Float(sin(Double(index) / 10) * 0.5).bitPattern.littleEndian) { Array($0) } })
         let floatRun = try signalpath(["record", f32, "--input", "-", "--raw", "f32le", "--channels", "1", "--rate", "8000"], input: floats)
         #expect(floatRun.status == 0, "\(floatRun.stderr)")
-        let floatsBack = try run(try #require(which("python3")), ["-c", "import soundfile as sf, sys; d, r = sf.read(sys.argv[1], dtype='float32'); sys.stdout.buffer.write(d.tobytes())", f32])
+        let floatsBack = try run(
+            try #require(which("python3")), ["-c", "import soundfile as sf, sys; d, r = sf.read(sys.argv[1], dtype='float32'); sys.stdout.buffer.write(d.tobytes())", f32])
         #expect(floatsBack.stdoutData == floats)
     }
 
     /// Starts `record` fed by a producer that writes 16-bit stereo at real-time pace; returns the
     /// shell's pid file and the producer's log of frames written.
     func slowRecording(_ output: String, seconds: Int) throws -> Process {
-        let producer = "import sys, time\nrate = 48000\nstart = time.monotonic()\nblock = bytes(4 * rate // 20)\n"
+        let producer =
+            "import sys, time\nrate = 48000\nstart = time.monotonic()\nblock = bytes(4 * rate // 20)\n"
             + "for i in range(\(seconds) * 20):\n    sys.stdout.buffer.write(block); sys.stdout.buffer.flush()\n"
             + "    open(sys.argv[1], 'w').write(str((i + 1) * rate // 20))\n    time.sleep(max(0, start + (i + 1) / 20 - time.monotonic()))\n"
         let script = scratch.write("producer-\(UUID().uuidString).py", Array(producer.utf8))
@@ -149,8 +153,9 @@ struct LiveCLITests {
         return (0..<20).map { _ in (Double.random(in: 0.2..<2.8, using: &generator) * 100).rounded() / 100 }
     }()
 
-    @Test("kill -9 while recording, at 20 random moments, leaves a file that opens and holds all but at most the last second",
-          arguments: killMoments)
+    @Test(
+        "kill -9 while recording, at 20 random moments, leaves a file that opens and holds all but at most the last second",
+        arguments: killMoments)
     func killNine(after seconds: Double) throws {
         let output = scratch.file("killed-\(seconds).wav")
         let shell = try slowRecording(output, seconds: 3)

@@ -58,8 +58,9 @@ struct SpectrumCLITests {
         #expect(ndjson.stdout.split(separator: "\n").count == 2)
     }
 
-    @Test("--format text on a terminal: a summary with parameters and peaks, not a wall of numbers",
-          .enabled(if: which("script") != nil, "needs script(1) for a pseudo-terminal"))
+    @Test(
+        "--format text on a terminal: a summary with parameters and peaks, not a wall of numbers",
+        .enabled(if: which("script") != nil, "needs script(1) for a pseudo-terminal"))
     func terminalSummary() throws {
         let command = "\(signalpath) spectrum \(sample("tone-step-500-1k-48k-s16.wav")) --range 2.5s.. --format text"
         let result = try run(which("script")!, ["-qec", command, "/dev/null"])
@@ -74,8 +75,10 @@ struct SpectrumCLITests {
         let outside = try signalpath("spectrum", sample("sine-1k-48k-s16-mono.wav"), "--range", "5s..6s")
         #expect(outside.status == 64 && outside.stdout.isEmpty)
         #expect(outside.stderr == "signalpath: \(sample("sine-1k-48k-s16-mono.wav")): range 5.000 s .. 6.000 s starts after the end of the file (it lasts 2.000 s)\n")
-        for arguments in [["--range", "3..1"], ["--range", "abc"], ["--fft-size", "0"], ["--fft-size", "3"], ["--fft-size", "1099511627776"],
-                          ["--window", "triangle"], ["--overlap", "99"], ["--channel", "0"], ["--bands", "1/5"], ["--start", "1", "--range", "1..2"]] {
+        for arguments in [
+            ["--range", "3..1"], ["--range", "abc"], ["--fft-size", "0"], ["--fft-size", "3"], ["--fft-size", "1099511627776"],
+            ["--window", "triangle"], ["--overlap", "99"], ["--channel", "0"], ["--bands", "1/5"], ["--start", "1", "--range", "1..2"],
+        ] {
             let result = try run(signalpath, ["spectrum", sample("sine-1k-48k-s16-mono.wav")] + arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(result.stdout.isEmpty)

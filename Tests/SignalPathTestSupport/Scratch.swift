@@ -44,8 +44,10 @@ public let timeoutScale: Double = {
 
 /// Runs `executable` with `arguments`, feeding `input` to its standard input; waits at most
 /// `timeout` seconds (× `timeoutScale`), then kills it (a hang is a failure, not a stuck test run).
-public func run(_ executable: String, _ arguments: [String], input: Data? = nil,
-                environment: [String: String]? = nil, timeout: Double = 60) throws -> ProcessResult {
+public func run(
+    _ executable: String, _ arguments: [String], input: Data? = nil,
+    environment: [String: String]? = nil, timeout: Double = 60
+) throws -> ProcessResult {
     // A child that exits before reading all its input must not kill the test run with SIGPIPE.
     signal(SIGPIPE, SIG_IGN)
     let timeout = timeout * timeoutScale
@@ -68,9 +70,15 @@ public func run(_ executable: String, _ arguments: [String], input: Data? = nil,
     let group = DispatchGroup()
     nonisolated(unsafe) var out = Data(), err = Data()
     group.enter()
-    DispatchQueue.global().async { out = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    DispatchQueue.global().async {
+        out = outPipe.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
     group.enter()
-    DispatchQueue.global().async { err = errPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    DispatchQueue.global().async {
+        err = errPipe.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline { usleep(2000) }
     if process.isRunning {
@@ -79,13 +87,15 @@ public func run(_ executable: String, _ arguments: [String], input: Data? = nil,
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         _ = group.wait(timeout: .now() + 5)
-        return ProcessResult(status: -1, stdout: String(decoding: out, as: UTF8.self),
-                             stderr: "timed out after \(timeout) s", stdoutData: out)
+        return ProcessResult(
+            status: -1, stdout: String(decoding: out, as: UTF8.self),
+            stderr: "timed out after \(timeout) s", stdoutData: out)
     }
     process.waitUntilExit()
     group.wait()
-    var result = ProcessResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                               stderr: String(decoding: err, as: UTF8.self), stdoutData: out)
+    var result = ProcessResult(
+        status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+        stderr: String(decoding: err, as: UTF8.self), stdoutData: out)
     result.crashed = process.terminationReason == .uncaughtSignal
     return result
 }

@@ -21,3 +21,12 @@ public enum Signals {
         return (0..<count).map { _ in Double.random(in: -amplitude..<amplitude, using: &generator) }
     }
 }
+
+/// A sine of `seconds` at `dbfs` (peak level), one value per frame.
+public func sine(_ frequency: Double, dbfs: Double, seconds: Double, sampleRate: Int = 48_000, phase: Double = 0) -> [Double] {
+    let amplitude = pow(10, dbfs / 20)
+    return (0..<Int(seconds * Double(sampleRate))).map { amplitude * sin(2 * Double.pi * frequency * Double($0) / Double(sampleRate) + phase) }
+}
+
+/// The same mono signal on both channels, interleaved.
+public func stereo(_ mono: [Double]) -> [Double] { mono.flatMap { [$0, $0] } }

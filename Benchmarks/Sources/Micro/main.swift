@@ -77,9 +77,18 @@ case "cache-lookup":
     }
     let lookups = 1_000_000
     let stride = 2 * chunkSize
-    func hit() -> Range<Int64> { let start = Int64(random(chunks) * stride + random(2048)); return start..<start + 1024 }
-    func miss() -> Range<Int64> { let start = Int64(random(chunks) * stride + chunkSize + 100); return start..<start + 1024 }
-    func partial() -> Range<Int64> { let start = Int64(random(chunks) * stride + 3000); return start..<start + 2048 }
+    func hit() -> Range<Int64> {
+        let start = Int64(random(chunks) * stride + random(2048))
+        return start..<start + 1024
+    }
+    func miss() -> Range<Int64> {
+        let start = Int64(random(chunks) * stride + chunkSize + 100)
+        return start..<start + 1024
+    }
+    func partial() -> Range<Int64> {
+        let start = Int64(random(chunks) * stride + 3000)
+        return start..<start + 2048
+    }
     let cases: [(String, () -> Range<Int64>)] = [("hit inside one chunk", hit), ("miss in a gap", miss), ("partial: chunk and gap", partial)]
     for (name, makeRange) in cases {
         var found = 0
@@ -92,7 +101,8 @@ case "cache-lookup":
     }
 case "fft-only":
     guard arguments.count == 6, let segments = Int(arguments[2]), let channels = Int(arguments[3]),
-          let size = Int(arguments[4]), let workers = Int(arguments[5]) else {
+        let size = Int(arguments[4]), let workers = Int(arguments[5])
+    else {
         print("usage: Micro fft-only SEGMENTS CHANNELS FFTSIZE WORKERS")
         exit(64)
     }

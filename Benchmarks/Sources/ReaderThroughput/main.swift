@@ -97,7 +97,10 @@ func randomChannel(_ path: String) -> (channel: DispatchIO, queue: DispatchQueue
 func rawDispatch(_ path: String, chunk: Int = 1 << 20, ahead: Int = 3, lowWater: Int = Int.max) -> UInt64 {
     let (channel, queue, _, size) = randomChannel(path)
     channel.setLimit(lowWater: lowWater)
-    final class Slot: @unchecked Sendable { var data = DispatchData.empty; let sem = DispatchSemaphore(value: 0) }
+    final class Slot: @unchecked Sendable {
+        var data = DispatchData.empty
+        let sem = DispatchSemaphore(value: 0)
+    }
     var slots: [Slot] = []
     var next = 0
     func request() {
@@ -177,7 +180,10 @@ func consume(_ buffer: [Float], count: Int) -> Double {
         }
     }
     var total = Double(partial.sum())
-    while index < count { total += Double(buffer[index]); index += 1 }
+    while index < count {
+        total += Double(buffer[index])
+        index += 1
+    }
     return total
 }
 
@@ -205,8 +211,10 @@ func preadDecode(_ path: String, dataOffset: Int, channels: Int) -> Double {
 }
 
 /// The same pass through AudioFile's direct PCM decoder (CachedFile, read-ahead on a second thread).
-func audioFileDecode(_ path: String, blockSize: Int = CachedFile.defaultBlockSize,
-                     readAhead: Int = CachedFile.defaultReadAheadBlocks) throws -> Double {
+func audioFileDecode(
+    _ path: String, blockSize: Int = CachedFile.defaultBlockSize,
+    readAhead: Int = CachedFile.defaultReadAheadBlocks
+) throws -> Double {
     let reader = try AudioFile(file: CachedFile(path: path, blockSize: blockSize, readAheadBlocks: readAhead)).makeReader()
     let channels = reader.format.channels
     var buffer = [Float](repeating: 0, count: 65536 * channels)
@@ -250,18 +258,30 @@ if arguments.count > 3 {
     let wav = arguments[3]
     let channels = try AudioFile.open(wav).format.channels
     let expected = preadDecode(wav, dataOffset: 44, channels: channels)
-    passes.append(("decode pass: pread + convert", "decode", {
-        check(preadDecode(wav, dataOffset: 44, channels: channels) == expected)
-    }))
-    passes.append(("decode pass: AudioFile direct PCM", "decode", {
-        check(abs(try! audioFileDecode(wav) - expected) <= abs(expected) * 1e-9 + 1e-6)
-    }))
+    passes.append(
+        (
+            "decode pass: pread + convert", "decode",
+            {
+                check(preadDecode(wav, dataOffset: 44, channels: channels) == expected)
+            }
+        ))
+    passes.append(
+        (
+            "decode pass: AudioFile direct PCM", "decode",
+            {
+                check(abs(try! audioFileDecode(wav) - expected) <= abs(expected) * 1e-9 + 1e-6)
+            }
+        ))
     // Other block sizes and read-ahead depths, to choose the defaults on a measurement (VARIANTS=1).
     if getenv("VARIANTS") != nil {
         for (block, ahead) in [(512, 2), (1024, 1), (1024, 2), (256, 4), (2048, 1)] {
-            passes.append(("decode pass: \(block) KiB blocks, \(ahead) ahead", "decode", {
-                check(abs(try! audioFileDecode(wav, blockSize: block << 10, readAhead: ahead) - expected) <= abs(expected) * 1e-9 + 1e-6)
-            }))
+            passes.append(
+                (
+                    "decode pass: \(block) KiB blocks, \(ahead) ahead", "decode",
+                    {
+                        check(abs(try! audioFileDecode(wav, blockSize: block << 10, readAhead: ahead) - expected) <= abs(expected) * 1e-9 + 1e-6)
+                    }
+                ))
         }
     }
 }
@@ -301,7 +321,9 @@ print("|---|---|---|---|")
 for (index, pass) in passes.enumerated() {
     let sorted = times[index].sorted()
     let median = sorted[runs / 2]
-    print("| \(pass.name) | \(format3(median * 1000)) ms | \(format3(sorted.first! * 1000))–\(format3(sorted.last! * 1000)) ms | \(format3(median / baselineMedians[pass.group]!))× |")
+    print(
+        "| \(pass.name) | \(format3(median * 1000)) ms | \(format3(sorted.first! * 1000))–\(format3(sorted.last! * 1000)) ms | \(format3(median / baselineMedians[pass.group]!))× |"
+    )
 }
 
 func format3(_ value: Double) -> String {

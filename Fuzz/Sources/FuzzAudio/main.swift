@@ -8,11 +8,13 @@ nonisolated(unsafe) private var scratchPath: String?
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAudio(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // A file in memory-backed /dev/shm: the reader opens paths.
-    let path = scratchPath ?? {
-        let made = "/dev/shm/signalpath-fuzz-\(getpid()).wav"
-        scratchPath = made
-        return made
-    }()
+    let path =
+        scratchPath
+        ?? {
+            let made = "/dev/shm/signalpath-fuzz-\(getpid()).wav"
+            scratchPath = made
+            return made
+        }()
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     guard descriptor >= 0 else { return 0 }
     _ = write(descriptor, data, size)
@@ -44,4 +46,3 @@ public func fuzzAudio(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     return 0
 }
-

@@ -17,4 +17,3 @@ public func fuzzRange(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     return 0
 }
-

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Merges `AnalysisChunk`s in chunk order, whatever order they finish in, and turns the totals
 /// into a `SignalAnalysis`.
 final class AnalysisCombiner {
@@ -107,23 +101,24 @@ final class AnalysisCombiner {
             var bits = statistics.lowestBitExponent == .max ? nil : max(1, 1 - statistics.lowestBitExponent)
             if case .compressed = file.format.sampleFormat { bits = nil }
             if let used = bits, used > 32 { bits = nil }
-            analyses.append(ChannelAnalysis(
-                index: channel + 1, name: names[channel], statistics: statistics,
-                peak: peak, peakTime: statistics.peakFrame.map { Double($0) / rate },
-                truePeak: decibels(amplitude: Double(truePeaks[channel])), rms: rms,
-                crest: decibels(amplitude: Double(statistics.peak) / meanSquareLevel.squareRoot()),
-                dcOffset: statistics.sum / counted,
-                minimum: statistics.finiteSamples > 0 ? Double(statistics.minimum) : 0,
-                maximum: statistics.finiteSamples > 0 ? Double(statistics.maximum) : 0,
-                clippedSamples: statistics.clippedSamples, clipEvents: statistics.clipEvents,
-                zeroCrossingRate: length > 1 ? Double(statistics.zeroCrossings) / (Double(length) / rate) : 0,
-                leadingSilence: Double((statistics.firstAudibleFrame.map { $0 - start }) ?? length) / rate,
-                trailingSilence: Double(statistics.lastAudibleFrame.map { frames.upperBound - 1 - $0 } ?? length) / rate,
-                silentFraction: blocks.isEmpty ? nil : Double(blocks.filter { $0 < threshold }.count) / Double(blocks.count),
-                noiseFloor: floorMeanSquare.map { 10 * log10($0) + settings.rmsReference.offset },
-                dynamicRange: floorMeanSquare.map { peak - 10 * log10($0) },
-                effectiveBits: bits, nonFiniteSamples: nonFiniteSamples[channel],
-                spectral: spectrum.map { SpectralFindings(spectrum: $0, channel: channel, meanSquare: meanSquare[channel], settings: settings) } ?? .none))
+            analyses.append(
+                ChannelAnalysis(
+                    index: channel + 1, name: names[channel], statistics: statistics,
+                    peak: peak, peakTime: statistics.peakFrame.map { Double($0) / rate },
+                    truePeak: decibels(amplitude: Double(truePeaks[channel])), rms: rms,
+                    crest: decibels(amplitude: Double(statistics.peak) / meanSquareLevel.squareRoot()),
+                    dcOffset: statistics.sum / counted,
+                    minimum: statistics.finiteSamples > 0 ? Double(statistics.minimum) : 0,
+                    maximum: statistics.finiteSamples > 0 ? Double(statistics.maximum) : 0,
+                    clippedSamples: statistics.clippedSamples, clipEvents: statistics.clipEvents,
+                    zeroCrossingRate: length > 1 ? Double(statistics.zeroCrossings) / (Double(length) / rate) : 0,
+                    leadingSilence: Double((statistics.firstAudibleFrame.map { $0 - start }) ?? length) / rate,
+                    trailingSilence: Double(statistics.lastAudibleFrame.map { frames.upperBound - 1 - $0 } ?? length) / rate,
+                    silentFraction: blocks.isEmpty ? nil : Double(blocks.filter { $0 < threshold }.count) / Double(blocks.count),
+                    noiseFloor: floorMeanSquare.map { 10 * log10($0) + settings.rmsReference.offset },
+                    dynamicRange: floorMeanSquare.map { peak - 10 * log10($0) },
+                    effectiveBits: bits, nonFiniteSamples: nonFiniteSamples[channel],
+                    spectral: spectrum.map { SpectralFindings(spectrum: $0, channel: channel, meanSquare: meanSquare[channel], settings: settings) } ?? .none))
         }
         var overall = SpectralFindings.none
         if let spectrum, channels > 0 {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A worker's reader, frame window, FFT and scratch for `SignalAnalyzer`, reused from chunk to chunk.
 ///
 /// Unchecked Sendable: a worker is handed to exactly one child task at a time and handed back with
@@ -31,10 +25,11 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         window = FrameWindow(reader: reader, capacity: capacity)
         planar = [Float](repeating: 0, count: (capacity + 2 * Self.padding) * analyzer.file.format.channels)
         transform = SegmentTransform(fftSize: spectrum.fftSize, window: WindowTable.shared(spectrum.window, size: spectrum.windowSize))
-        rules = LevelStatistics.Rules(fullScale: Self.fullScale(analyzer.file.format.sampleFormat),
-                                      minimumClipRun: analyzer.settings.minimumClipRun,
-                                      silenceThreshold: Float(pow(10, analyzer.settings.silenceThreshold / 20)),
-                                      finestBitExponent: Self.finestBitExponent(analyzer.file.format.sampleFormat))
+        rules = LevelStatistics.Rules(
+            fullScale: Self.fullScale(analyzer.file.format.sampleFormat),
+            minimumClipRun: analyzer.settings.minimumClipRun,
+            silenceThreshold: Float(pow(10, analyzer.settings.silenceThreshold / 20)),
+            finestBitExponent: Self.finestBitExponent(analyzer.file.format.sampleFormat))
     }
 
     /// The magnitude of the largest code: 1 − 2^−(bits−1) for integer PCM (which rounds to 1.0 in a
@@ -128,7 +123,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         let frames = loadedFrames(chunk)
         let start = analyzer.frames.lowerBound
         if let source = analyzer.file.source,
-           let bytes = analyzer.file.byteRange(ofFrames: start + frames.lowerBound..<start + frames.upperBound) {
+            let bytes = analyzer.file.byteRange(ofFrames: start + frames.lowerBound..<start + frames.upperBound)
+        {
             try await source.load(bytes)
         }
     }
@@ -143,7 +139,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         var endOfInput: Int64? = nil
         if got < wanted.count {
             if analyzer.knownLength != nil {
-                throw .malformed(path: analyzer.file.path, reason: "the file ended at frame \(rangeStart + available), before the \(rangeStart + wanted.upperBound) its header promises")
+                throw .malformed(
+                    path: analyzer.file.path, reason: "the file ended at frame \(rangeStart + available), before the \(rangeStart + wanted.upperBound) its header promises")
             }
             endOfInput = available
         } else if let length = analyzer.knownLength, wanted.upperBound == length {
@@ -220,8 +217,9 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             for first in stride(from: 0, to: channels, by: 2) {
                 if first + 1 < channels {
                     var state = KWeighting.PairState()
-                    _ = weighting.filter(samples(first, wanted.lowerBound..<own.lowerBound), samples(first + 1, wanted.lowerBound..<own.lowerBound),
-                                         state: &state)
+                    _ = weighting.filter(
+                        samples(first, wanted.lowerBound..<own.lowerBound), samples(first + 1, wanted.lowerBound..<own.lowerBound),
+                        state: &state)
                     forEachSubBlockPiece { piece, slot in
                         let energy = weighting.filter(samples(first, piece), samples(first + 1, piece), state: &state)
                         result.weightedEnergy[slot] += weights[first] * energy[0] + weights[first + 1] * energy[1]

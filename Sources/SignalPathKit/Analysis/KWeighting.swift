@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The K-weighting of ITU-R BS.1770-4: a high shelf (+4 dB above ~1.5 kHz, the head's effect)
 /// followed by the RLB high-pass (~38 Hz), as two biquads.
 ///
@@ -21,8 +15,10 @@ public struct KWeighting: Sendable, Equatable {
         var k = tan(Double.pi * f0 / rate)
         let vh = pow(10, gain / 20), vb = pow(vh, 0.4996667741545416)
         var a0 = 1 + k / q + k * k
-        shelf = [(vh + vb * k / q + k * k) / a0, 2 * (k * k - vh) / a0, (vh - vb * k / q + k * k) / a0,
-                 2 * (k * k - 1) / a0, (1 - k / q + k * k) / a0]
+        shelf = [
+            (vh + vb * k / q + k * k) / a0, 2 * (k * k - vh) / a0, (vh - vb * k / q + k * k) / a0,
+            2 * (k * k - 1) / a0, (1 - k / q + k * k) / a0,
+        ]
         f0 = 38.13547087602444
         q = 0.5003270373238773
         k = tan(Double.pi * f0 / rate)

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Loudness by ITU-R BS.1770-4 and EBU R128 (Tech 3341 / 3342), from the K-weighted energy of
 /// consecutive 100 ms sub-blocks.
 ///

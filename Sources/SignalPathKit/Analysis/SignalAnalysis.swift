@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The results of `SignalAnalyzer` for one file: per channel, and overall.
 public struct SignalAnalysis: Sendable {
     public var path: String
@@ -90,14 +84,16 @@ public struct SpectralFindings: Sendable {
 
     /// Findings for channel `channel` of `spectrum`.
     init(spectrum: PowerSpectrum, channel: Int, meanSquare: [Double], settings: AnalysisSettings) {
-        tones = spectrum.peaks(count: max(settings.toneCount, 1), channel: 0, meanSquare: [meanSquare],
-                               frequencies: Distortion.band(sampleRate: spectrum.sampleRate).lowerBound...Double(spectrum.sampleRate) / 2, a4: settings.a4,
-                               prominence: AnalysisSettings.toneProminence)
-            .map { peak in
-                var peak = peak
-                peak.channel = channel
-                return peak
-            }
+        tones = spectrum.peaks(
+            count: max(settings.toneCount, 1), channel: 0, meanSquare: [meanSquare],
+            frequencies: Distortion.band(sampleRate: spectrum.sampleRate).lowerBound...Double(spectrum.sampleRate) / 2, a4: settings.a4,
+            prominence: AnalysisSettings.toneProminence
+        )
+        .map { peak in
+            var peak = peak
+            peak.channel = channel
+            return peak
+        }
         distortion = tones.first.flatMap {
             Distortion(meanSquare: meanSquare, spectrum: spectrum, peak: $0, highestHarmonic: settings.highestHarmonic)
         }
@@ -105,6 +101,3 @@ public struct SpectralFindings: Sendable {
         summary = SpectralSummary(meanSquare: meanSquare, binWidth: spectrum.binWidth)
     }
 }
-
-/// Decibels of an amplitude ratio; −∞ for 0.
-func decibels(amplitude: Double) -> Double { 20 * log10(amplitude) }

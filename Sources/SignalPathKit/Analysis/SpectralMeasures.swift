@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Harmonic distortion and noise of a spectrum dominated by one tone, measured in a band.
 ///
 /// Powers are sums of mean-square bins: the fundamental and each harmonic own the bins within the

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// An opened audio file: its format and tags, and the means to decode it (`makeReader()`).
 ///
 /// Regular files are read through a `CachedFile` (DispatchIO reader plus byte-range cache), so
@@ -44,15 +38,18 @@ public final class AudioFile: Sendable {
     public static let pipeWriterTimeout = 10.0
 
     /// Opens `path`: a regular file, `-` for standard input, or a named pipe.
-    public static func open(_ path: String, decoding: Decoding = .automatic,
-                            cacheBytes: Int = CachedFile.defaultCacheBytes) throws(SignalPathError) -> AudioFile {
+    public static func open(
+        _ path: String, decoding: Decoding = .automatic,
+        cacheBytes: Int = CachedFile.defaultCacheBytes
+    ) throws(SignalPathError) -> AudioFile {
         if path == "-" {
             var status = stat()
             if fstat(STDIN_FILENO, &status) == 0 && status.st_mode & S_IFMT == S_IFREG {
                 // Redirected from a file: it can be read at random like any other.
                 let reader = try FileReader(path: "/dev/stdin", displayPath: path)
-                return try AudioFile(file: CachedFile(reader: reader, cache: FileMemoryCache(byteLimit: cacheBytes)),
-                                     decoding: decoding)
+                return try AudioFile(
+                    file: CachedFile(reader: reader, cache: FileMemoryCache(byteLimit: cacheBytes)),
+                    decoding: decoding)
             }
             return try openStream(path: path, descriptor: STDIN_FILENO, owned: false, decoding: decoding)
         }
@@ -102,8 +99,10 @@ public final class AudioFile: Sendable {
 
     /// Opens a stream: uncompressed PCM is decoded as it arrives; anything else is spooled to a
     /// temporary file first, because libsndfile seeks inside it while opening.
-    private static func openStream(path: String, descriptor: Int32, owned: Bool,
-                                   decoding: Decoding) throws(SignalPathError) -> AudioFile {
+    private static func openStream(
+        path: String, descriptor: Int32, owned: Bool,
+        decoding: Decoding
+    ) throws(SignalPathError) -> AudioFile {
         let cursor = StreamCursor(descriptor: descriptor, path: path)
         do {
             if decoding != .libsndfile, let layout = try PCMLayout.parse(cursor, size: nil) {
@@ -123,8 +122,9 @@ public final class AudioFile: Sendable {
         path = streamPath
         // A stream's length is known only once it has been read: its header may hold a placeholder
         // or promise more than arrives.
-        format = AudioFormat(container: layout.container, sampleFormat: layout.encoding.sampleFormat,
-                             sampleRate: layout.sampleRate, channels: layout.channels, frames: nil)
+        format = AudioFormat(
+            container: layout.container, sampleFormat: layout.encoding.sampleFormat,
+            sampleRate: layout.sampleRate, channels: layout.channels, frames: nil)
         metadata = layout.metadata
         source = nil
         self.layout = layout
@@ -170,8 +170,10 @@ public final class AudioFile: Sendable {
     /// The layout for direct PCM decoding, when the header parses and agrees with libsndfile.
     private static func directLayout(file: CachedFile, agreeingWith format: AudioFormat) throws(SignalPathError) -> PCMLayout? {
         guard [.wav, .wavex, .rf64, .w64, .aiff].contains(format.container),
-              let layout = try PCMLayout.parse(FileCursor(file: file, readAheadBlocks: 0), size: file.size) else { return nil }
-        let agrees = layout.channels == format.channels && layout.sampleRate == format.sampleRate
+            let layout = try PCMLayout.parse(FileCursor(file: file, readAheadBlocks: 0), size: file.size)
+        else { return nil }
+        let agrees =
+            layout.channels == format.channels && layout.sampleRate == format.sampleRate
             && layout.frames == format.frames && layout.encoding.sampleFormat == format.sampleFormat
         return agrees ? layout : nil
     }

@@ -18,8 +18,9 @@ public final class AudioReader {
     /// Moves to `frame` for the next read. Streams move forwards only (by decoding and discarding).
     public func seek(toFrame frame: Int64) throws(SignalPathError) {
         if let frames = format.frames, frame < 0 || frame > frames {
-            throw SignalPathError.invalidRequest(path: file.path,
-                                                 reason: "frame \(frame) is outside the file's \(frames) frames")
+            throw SignalPathError.invalidRequest(
+                path: file.path,
+                reason: "frame \(frame) is outside the file's \(frames) frames")
         }
         if file.isSeekable {
             try decoder.seek(toFrame: frame)

@@ -80,7 +80,8 @@ final class PCMDecoder: FrameDecoder {
         case .signed24:
             for index in 0..<count {
                 let offset = index &* 3
-                let (high, middle, low) = layout.bigEndian
+                let (high, middle, low) =
+                    layout.bigEndian
                     ? (raw[offset], raw[offset + 1], raw[offset + 2])
                     : (raw[offset + 2], raw[offset + 1], raw[offset])
                 // Placed in the top 24 bits of an Int32, as libsndfile does, then scaled by 2^-31.

@@ -126,12 +126,15 @@ private struct HeaderParser {
     /// Title, artist and the other tags of a `LIST` chunk of type `INFO`.
     private static func infoTags(_ view: ByteView) -> [MetadataEntry] {
         guard view.tag(at: 0) == "INFO" else { return [] }
-        let keys = ["INAM": "title", "IART": "artist", "IPRD": "album", "ITRK": "track_number", "ICRD": "date",
-                    "IGNR": "genre", "ICMT": "comment", "ICOP": "copyright", "ISFT": "software"]
+        let keys = [
+            "INAM": "title", "IART": "artist", "IPRD": "album", "ITRK": "track_number", "ICRD": "date",
+            "IGNR": "genre", "ICMT": "comment", "ICOP": "copyright", "ISFT": "software",
+        ]
         var entries: [MetadataEntry] = []
         var offset = 4
         while let id = view.tag(at: offset), let size = view.uint32(at: offset + 4).map(Int.init),
-              let value = view.slice(at: offset + 8, count: size) {
+            let value = view.slice(at: offset + 8, count: size)
+        {
             let text = String(decoding: value.prefix { $0 != 0 }, as: UTF8.self)
             if let key = keys[id], !text.isEmpty { entries.append(MetadataEntry(key: key, value: text)) }
             offset += 8 + size + size % 2
@@ -139,13 +142,16 @@ private struct HeaderParser {
         return entries
     }
 
-    private static let extensibleGUIDTail: [UInt8] = [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00,
-                                                      0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+    private static let extensibleGUIDTail: [UInt8] = [
+        0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00,
+        0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71,
+    ]
 
     private static func parseWAVFormat(_ view: ByteView)
-        -> (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool)? {
+        -> (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool)?
+    {
         guard var tag = view.uint16(at: 0), let channels = view.uint16(at: 2), let rate = view.uint32(at: 4),
-              let blockAlign = view.uint16(at: 12), let bits = view.uint16(at: 14), channels > 0, rate > 0
+            let blockAlign = view.uint16(at: 12), let bits = view.uint16(at: 14), channels > 0, rate > 0
         else { return nil }
         let extensible = tag == 0xFFFE
         if extensible {
@@ -168,8 +174,10 @@ private struct HeaderParser {
 
     // MARK: Wave64
 
-    private static let w64Wave: [UInt8] = [0x77, 0x61, 0x76, 0x65, 0xF3, 0xAC, 0xD3, 0x11,
-                                           0x8C, 0xD1, 0x00, 0xC0, 0x4F, 0x8E, 0xDB, 0x8A]
+    private static let w64Wave: [UInt8] = [
+        0x77, 0x61, 0x76, 0x65, 0xF3, 0xAC, 0xD3, 0x11,
+        0x8C, 0xD1, 0x00, 0xC0, 0x4F, 0x8E, 0xDB, 0x8A,
+    ]
     private static let w64GUIDTail: [UInt8] = [0xF3, 0xAC, 0xD3, 0x11, 0x8C, 0xD1, 0x00, 0xC0, 0x4F, 0x8E, 0xDB, 0x8A]
 
     func parseW64() throws(SignalPathError) -> PCMLayout? {
@@ -180,7 +188,7 @@ private struct HeaderParser {
         for _ in 0..<256 {
             let header = ByteView(try bytes(position..<position + 24))
             guard let tail = header.slice(at: 4, count: 12), Array(tail) == Self.w64GUIDTail,
-                  let id = header.tag(at: 0), let declaredSize = header.uint64(at: 16), declaredSize >= 24
+                let id = header.tag(at: 0), let declaredSize = header.uint64(at: 16), declaredSize >= 24
             else { return nil }
             // A writer to a pipe puts a placeholder (up to 2^64 − 1) in the data chunk's size.
             let placeholder = declaredSize >= UInt64(Int64.max / 2)
@@ -196,8 +204,9 @@ private struct HeaderParser {
                 return PCMLayout(
                     container: .w64, encoding: format.encoding, bigEndian: false, channels: format.channels,
                     sampleRate: format.sampleRate, dataOffset: body,
-                    frames: frames(declared: UInt64(bodySize), offset: body, bytesPerFrame: format.blockAlign,
-                                   placeholder: placeholder || bodySize == 0))
+                    frames: frames(
+                        declared: UInt64(bodySize), offset: body, bytesPerFrame: format.blockAlign,
+                        placeholder: placeholder || bodySize == 0))
             default:
                 break
             }
@@ -222,8 +231,8 @@ private struct HeaderParser {
             case "COMM":
                 let view = ByteView(try bytes(body..<body + Int64(min(chunkSize, 22))))
                 guard let channels = view.uint16(at: 0, bigEndian: true), let frames = view.uint32(at: 2, bigEndian: true),
-                      let bits = view.uint16(at: 6, bigEndian: true),
-                      let rate = Self.extendedToInt(view.slice(at: 8, count: 10)), channels > 0
+                    let bits = view.uint16(at: 6, bigEndian: true),
+                    let rate = Self.extendedToInt(view.slice(at: 8, count: 10)), channels > 0
                 else { return nil }
                 let compression = form == "AIFC" ? (view.tag(at: 18) ?? "") : "NONE"
                 common = (Int(channels), frames, Int(bits), rate, compression)
@@ -235,8 +244,9 @@ private struct HeaderParser {
                 let dataOffset = body + 8 + Int64(offset)
                 let bytesPerFrame = encoding.bytesPerSample * common.channels
                 let declared = UInt64(max(0, Int64(chunkSize) - 8 - Int64(offset)))
-                let frames = frames(declared: declared, offset: dataOffset, bytesPerFrame: bytesPerFrame,
-                                    placeholder: chunkSize == 0 || chunkSize >= 0x7FFF_0000 || common.frames == 0)
+                let frames = frames(
+                    declared: declared, offset: dataOffset, bytesPerFrame: bytesPerFrame,
+                    placeholder: chunkSize == 0 || chunkSize >= 0x7FFF_0000 || common.frames == 0)
                 return PCMLayout(
                     container: .aiff, encoding: encoding, bigEndian: common.compression != "sowt",
                     channels: common.channels, sampleRate: common.sampleRate, dataOffset: dataOffset,
@@ -267,7 +277,8 @@ private struct HeaderParser {
         guard let bytes, bytes.count == 10 else { return nil }
         let view = ByteView(Array(bytes))
         guard let signAndExponent = view.uint16(at: 0, bigEndian: true), let mantissa = view.uint64(at: 2, bigEndian: true),
-              signAndExponent & 0x8000 == 0 else { return nil }
+            signAndExponent & 0x8000 == 0
+        else { return nil }
         let shift = 16383 + 63 - Int(signAndExponent & 0x7FFF)
         guard shift >= 0, shift < 64 else { return nil }
         return Int(exactly: mantissa >> UInt64(shift))

@@ -1,8 +1,4 @@
 import CSndFile
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// An open libsndfile decoder: the only Swift file that talks to libsndfile.
 ///
 /// It owns the `SNDFILE*` (closed in `deinit`) and, for virtual I/O, the `FileCursor` that
@@ -199,8 +195,10 @@ private func sndFileSeek(_ offset: sf_count_t, _ whence: Int32, _ userData: Unsa
     return cursor.position
 }
 
-private func sndFileRead(_ destination: UnsafeMutableRawPointer?, _ count: sf_count_t,
-                         _ userData: UnsafeMutableRawPointer?) -> sf_count_t {
+private func sndFileRead(
+    _ destination: UnsafeMutableRawPointer?, _ count: sf_count_t,
+    _ userData: UnsafeMutableRawPointer?
+) -> sf_count_t {
     guard count > 0 else { return 0 }
     return sf_count_t(cursor(userData).read(into: UnsafeMutableRawBufferPointer(start: destination, count: Int(count))))
 }
@@ -254,12 +252,13 @@ public final class SoundFileWriter {
         default:
             throw .invalidRequest(path: path, reason: "unknown container '.\(fileExtension)'; use .wav, .rf64, .w64, .flac, .caf or .aiff")
         }
-        let subtype: Int32 = switch encoding {
-        case .pcm16: Int32(SF_FORMAT_PCM_16)
-        case .pcm24: Int32(SF_FORMAT_PCM_24)
-        case .pcm32: Int32(SF_FORMAT_PCM_32)
-        case .float32: Int32(SF_FORMAT_FLOAT)
-        }
+        let subtype: Int32 =
+            switch encoding {
+            case .pcm16: Int32(SF_FORMAT_PCM_16)
+            case .pcm24: Int32(SF_FORMAT_PCM_24)
+            case .pcm32: Int32(SF_FORMAT_PCM_32)
+            case .float32: Int32(SF_FORMAT_FLOAT)
+            }
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
@@ -287,11 +286,12 @@ public final class SoundFileWriter {
         guard let handle, frames > 0 else { return }
         precondition(samples.count >= frames * channels * encoding.bytesPerSample)
         errno = 0
-        let written: sf_count_t = switch encoding {
-        case .pcm16: sf_writef_short(handle, samples.baseAddress!.assumingMemoryBound(to: Int16.self), sf_count_t(frames))
-        case .pcm24, .pcm32: sf_writef_int(handle, samples.baseAddress!.assumingMemoryBound(to: Int32.self), sf_count_t(frames))
-        case .float32: sf_writef_float(handle, samples.baseAddress!.assumingMemoryBound(to: Float.self), sf_count_t(frames))
-        }
+        let written: sf_count_t =
+            switch encoding {
+            case .pcm16: sf_writef_short(handle, samples.baseAddress!.assumingMemoryBound(to: Int16.self), sf_count_t(frames))
+            case .pcm24, .pcm32: sf_writef_int(handle, samples.baseAddress!.assumingMemoryBound(to: Int32.self), sf_count_t(frames))
+            case .float32: sf_writef_float(handle, samples.baseAddress!.assumingMemoryBound(to: Float.self), sf_count_t(frames))
+            }
         let code = errno
         framesWritten += Int64(max(0, written))
         if written < frames { throw .write(path: path, errno: code != 0 ? code : EIO) }

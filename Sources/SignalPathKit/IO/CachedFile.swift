@@ -1,4 +1,3 @@
-
 /// A file read through a `FileMemoryCache` in aligned blocks.
 ///
 /// Every request is served block by block: a cached block is a hit; a missing one is read from
@@ -29,8 +28,10 @@ public final class CachedFile: Sendable {
     /// Default read-ahead for sequential scans, in blocks.
     public static let defaultReadAheadBlocks = 2
 
-    public init(reader: FileReader, cache: FileMemoryCache? = nil, blockSize: Int = CachedFile.defaultBlockSize,
-                readAheadBlocks: Int = CachedFile.defaultReadAheadBlocks) {
+    public init(
+        reader: FileReader, cache: FileMemoryCache? = nil, blockSize: Int = CachedFile.defaultBlockSize,
+        readAheadBlocks: Int = CachedFile.defaultReadAheadBlocks
+    ) {
         precondition(blockSize > 0 && readAheadBlocks >= 0)
         self.reader = reader
         self.cache = cache ?? FileMemoryCache(byteLimit: CachedFile.defaultCacheBytes)
@@ -39,11 +40,14 @@ public final class CachedFile: Sendable {
     }
 
     /// Opens `path` with a fresh reader and cache.
-    public convenience init(path: String, cacheBytes: Int = CachedFile.defaultCacheBytes,
-                            blockSize: Int = CachedFile.defaultBlockSize,
-                            readAheadBlocks: Int = CachedFile.defaultReadAheadBlocks) throws(SignalPathError) {
-        self.init(reader: try FileReader(path: path), cache: FileMemoryCache(byteLimit: cacheBytes), blockSize: blockSize,
-                  readAheadBlocks: readAheadBlocks)
+    public convenience init(
+        path: String, cacheBytes: Int = CachedFile.defaultCacheBytes,
+        blockSize: Int = CachedFile.defaultBlockSize,
+        readAheadBlocks: Int = CachedFile.defaultReadAheadBlocks
+    ) throws(SignalPathError) {
+        self.init(
+            reader: try FileReader(path: path), cache: FileMemoryCache(byteLimit: cacheBytes), blockSize: blockSize,
+            readAheadBlocks: readAheadBlocks)
     }
 
     public var path: String { reader.path }

@@ -37,9 +37,10 @@ public struct FileBytes: @unchecked Sendable {
         if regions <= 1 {
             storage = .dispatch(data)
         } else {
-            storage = .array([UInt8](unsafeUninitializedCapacity: data.count) { buffer, initialized in
-                initialized = data.copyBytes(to: buffer)
-            })
+            storage = .array(
+                [UInt8](unsafeUninitializedCapacity: data.count) { buffer, initialized in
+                    initialized = data.copyBytes(to: buffer)
+                })
         }
         window = 0..<data.count
     }

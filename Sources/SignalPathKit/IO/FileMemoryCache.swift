@@ -1,4 +1,3 @@
-
 /// Recently read byte ranges of one file, kept in memory within a byte budget.
 ///
 /// Chunks live in an array sorted by offset and are found by binary search (`SortedChunks`). A

@@ -1,11 +1,5 @@
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reads byte ranges of one regular file through a random-access DispatchIO channel.
 ///
 /// The file is opened when the reader is made, so a missing, unreadable or wrong-kind path is
@@ -114,8 +108,10 @@ public final class FileReader: @unchecked Sendable {
     /// `completion` must hand the bytes on and return (store them, resume a waiter): for large reads
     /// it runs inside the channel's barrier, so work done there delays every later read, and
     /// waiting there for another read of this reader would never end.
-    public func read(_ range: Range<Int64>,
-                     completion: @escaping @Sendable (Result<FileBytes, SignalPathError>) -> Void) {
+    public func read(
+        _ range: Range<Int64>,
+        completion: @escaping @Sendable (Result<FileBytes, SignalPathError>) -> Void
+    ) {
         precondition(range.lowerBound >= 0, "byte offsets are never negative")
         guard !range.isEmpty else {
             completion(.success(.empty))
@@ -149,8 +145,10 @@ public final class FileReader: @unchecked Sendable {
     /// it has just released, where taking it later let released buffers pile up past the pool's
     /// idle budget while barriers waited to run, and be unmapped and mapped again (~50 times per
     /// GiB, 1.5–1.8× a pread loop instead of 1.03–1.15×).
-    private func readIntoRecycledBuffer(_ range: Range<Int64>,
-                                        completion: @escaping @Sendable (Result<FileBytes, SignalPathError>) -> Void) {
+    private func readIntoRecycledBuffer(
+        _ range: Range<Int64>,
+        completion: @escaping @Sendable (Result<FileBytes, SignalPathError>) -> Void
+    ) {
         let (path, descriptor) = (self.path, self.descriptor)
         let length = Int(clamping: range.count)
         guard let buffer = bufferPool.buffer(for: length) else {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A page-aligned buffer that one large read fills, recycled through `ReadBufferPool` when the
 /// last `FileBytes` showing it is released.
 ///

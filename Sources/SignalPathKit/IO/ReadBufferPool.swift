@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Idle read buffers kept for reuse, in power-of-two size classes, up to a byte budget.
 ///
 /// Buffers are mapped with `mmap` rather than `malloc`: freeing a malloc'd buffer of this size

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A read position over a non-seekable stream (standard input, a pipe), front to back.
 ///
 /// While a header is parsed, bytes already read stay in memory (up to 1 MiB behind the position)

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Copies a stream into an unlinked temporary file, for formats that cannot be decoded front to
 /// back (libsndfile seeks inside FLAC and Ogg while opening them). Memory stays bounded; the disk
 /// holds the stream until the file is closed, and the space is freed when the process ends.

@@ -24,8 +24,10 @@ public final class ALSADevice {
     /// Opens `name` (`default`, `null`, `hw:0`, …) with `channels` at `sampleRate` and about
     /// `latency` seconds of buffer.
     /// - Throws: `SignalPathError.device` with ALSA's message.
-    public init(name: String, direction: Direction, sampleRate: Int, channels: Int, sampleType: SampleType = .float32,
-                latency: Double = 0.1) throws(SignalPathError) {
+    public init(
+        name: String, direction: Direction, sampleRate: Int, channels: Int, sampleType: SampleType = .float32,
+        latency: Double = 0.1
+    ) throws(SignalPathError) {
         self.name = name
         self.direction = direction
         self.sampleRate = sampleRate
@@ -37,8 +39,9 @@ public final class ALSADevice {
         try Self.check(snd_pcm_open(&pcm, name, stream, 0), name: name, doing: "open")
         handle = pcm
         let format = sampleType == .float32 ? SND_PCM_FORMAT_FLOAT_LE : SND_PCM_FORMAT_S16_LE
-        let status = snd_pcm_set_params(pcm, format, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels), UInt32(sampleRate),
-                                        1, UInt32(max(10_000, latency * 1_000_000)))
+        let status = snd_pcm_set_params(
+            pcm, format, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels), UInt32(sampleRate),
+            1, UInt32(max(10_000, latency * 1_000_000)))
         if status < 0 {
             snd_pcm_close(pcm)
             handle = nil

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One moment of a live view: levels since the previous frame and the spectrum of the last window.
 public struct LiveFrame: Sendable {
     /// Seconds from the start of the file (replay) or the recording.
@@ -69,8 +63,9 @@ public final class LiveAnalyzer {
             path: "", sampleRate: sampleRate, frames: 0..<Int64(windowSize), parameters: parameters,
             windowSum: window.sum, windowSumOfSquares: window.sumOfSquares, segments: 1,
             channelNames: channelNames, power: power)
-        return LiveFrame(time: time, channelNames: channelNames, rms: rms, peak: peak, clipped: clipped,
-                         spectrum: SpectrumReport(spectrum: spectrum, presentation: presentation))
+        return LiveFrame(
+            time: time, channelNames: channelNames, rms: rms, peak: peak, clipped: clipped,
+            spectrum: SpectrumReport(spectrum: spectrum, presentation: presentation))
     }
 }
 
@@ -87,21 +82,28 @@ extension LiveFrame {
             spectrumMembers.append(.init("bin_width_hz", .number(spectrum.spectrum.binWidth)))
         }
         spectrumMembers.append(.init("levels_dbfs", .array(channelNames.indices.map { channel in .array(rows.map { rounded($0.values[channel]) }) })))
-        return JSONValue.object(extra + [
-            .init("time_s", .number((time * 1e6).rounded() / 1e6)),
-            .init("channels", .array(channelNames.indices.map { channel in
-                .object(["name": .string(channelNames[channel]), "rms_dbfs": rounded(rms[channel]),
-                         "peak_dbfs": rounded(peak[channel]), "clipped": .bool(clipped[channel])])
-            })),
-            .init("spectrum", .object(spectrumMembers)),
-        ]).serialized()
+        return JSONValue.object(
+            extra + [
+                .init("time_s", .number((time * 1e6).rounded() / 1e6)),
+                .init(
+                    "channels",
+                    .array(
+                        channelNames.indices.map { channel in
+                            .object([
+                                "name": .string(channelNames[channel]), "rms_dbfs": rounded(rms[channel]),
+                                "peak_dbfs": rounded(peak[channel]), "clipped": .bool(clipped[channel]),
+                            ])
+                        })),
+                .init("spectrum", .object(spectrumMembers)),
+            ]
+        ).serialized()
     }
 
     /// CSV header: time_s, per channel rms and peak, then per channel one column per bin or band.
     public func csvHeader() -> [String] {
         let rows = spectrum.rows
         return ["time_s"] + channelNames.flatMap { ["\($0)_rms_dbfs", "\($0)_peak_dbfs"] }
-            + channelNames.flatMap { name in rows.map { "\(name)_\(JSONValue.format($0.band?.nominal ?? $0.frequency))hz" } }
+            + channelNames.flatMap { name in rows.map { "\(name)_\(UnitFormat.shortest($0.band?.nominal ?? $0.frequency))hz" } }
     }
 
     public func csvFields() -> [String] {

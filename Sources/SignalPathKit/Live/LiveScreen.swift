@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Level meters' memory: peak hold that falls after a while, and a clip indicator held for a few
 /// seconds, per channel.
 public struct MeterState: Sendable {
@@ -62,9 +56,10 @@ public struct LiveScreen: Sendable {
         let rows = frame.spectrum.rows
         let channels = Double(max(1, frame.channelNames.count))
         // The mean power of the channels, in dB.
-        history.append(rows.map { row in
-            10 * log10(row.values.reduce(0) { $0 + pow(10, $1 / 10) } / channels)
-        })
+        history.append(
+            rows.map { row in
+                10 * log10(row.values.reduce(0) { $0 + pow(10, $1 / 10) } / channels)
+            })
         if history.count > limit { history.removeFirst(history.count - limit) }
     }
 
@@ -80,14 +75,16 @@ public struct LiveScreen: Sendable {
         guard let frame, views.height >= 4 else { return }
         let rows = frame.spectrum.rows
         let frequencies = rows.map(\.frequency)
-        var spectrum = SpectrumPlot(title: "spectrum at the play head · \(frame.spectrum.spectrum.parameters.fftSize)-pt Hann · dBFS",
-                                    frequencies: frequencies,
-                                    channels: channels.indices.map { channel in (channels[channel], rows.map { $0.values[channel] }) })
+        var spectrum = SpectrumPlot(
+            title: "spectrum at the play head · \(frame.spectrum.spectrum.parameters.fftSize)-pt Hann · dBFS",
+            frequencies: frequencies,
+            channels: channels.indices.map { channel in (channels[channel], rows.map { $0.values[channel] }) })
         spectrum.floor = floor
         spectrum.ceiling = 0
         spectrum.traceStyle = frame.spectrum.presentation.bands != nil ? .bars : .lines
-        var spectrogram = SpectrogramPlot(title: "spectrogram (scrolling)", frequencies: frequencies, frames: history,
-                                          times: max(0, frame.time - Double(history.count) / 30)...frame.time)
+        var spectrogram = SpectrogramPlot(
+            title: "spectrogram (scrolling)", frequencies: frequencies, frames: history,
+            times: max(0, frame.time - Double(history.count) / 30)...frame.time)
         spectrogram.floor = floor
         spectrogram.ceiling = 0
         switch view {

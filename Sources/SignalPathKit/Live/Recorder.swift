@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Records interleaved PCM from standard input or an ALSA capture device into a file, showing
 /// live frames as it goes. Every block is written as it arrives, and the file's header is rewritten
 /// after each write, so the file is valid at every moment; stopping (end of input, --duration, a
@@ -59,8 +53,10 @@ public final class Recorder {
     private let writer: SoundFileWriter
     private let device: ALSADevice?
 
-    public init(path: String, source: Source, format: RawFormat, sampleRate: Int, channels: Int, overwrite: Bool,
-                fftSize: Int, bands: Int?) throws(SignalPathError) {
+    public init(
+        path: String, source: Source, format: RawFormat, sampleRate: Int, channels: Int, overwrite: Bool,
+        fftSize: Int, bands: Int?
+    ) throws(SignalPathError) {
         self.path = path
         self.source = source
         self.format = format
@@ -70,21 +66,25 @@ public final class Recorder {
             guard format == .s16le || format == .f32le else {
                 throw .invalidRequest(path: name, reason: "capture from a device takes --raw s16le or f32le")
             }
-            device = try ALSADevice(name: name, direction: .capture, sampleRate: sampleRate, channels: channels,
-                                    sampleType: format == .s16le ? .int16 : .float32)
+            device = try ALSADevice(
+                name: name, direction: .capture, sampleRate: sampleRate, channels: channels,
+                sampleType: format == .s16le ? .int16 : .float32)
         } else {
             device = nil
         }
-        writer = try SoundFileWriter(path: path, sampleRate: sampleRate, channels: channels, encoding: format.encoding,
-                                     overwrite: overwrite)
+        writer = try SoundFileWriter(
+            path: path, sampleRate: sampleRate, channels: channels, encoding: format.encoding,
+            overwrite: overwrite)
         analyzer = LiveAnalyzer(sampleRate: sampleRate, channels: channels, fftSize: fftSize, bands: bands)
     }
 
     /// Records until the input ends, `duration` seconds are recorded, a stop signal arrives or
     /// `onFrame` returns false; calls `onFrame` `framesPerSecond` times per second of audio with
     /// the live frame, the frames written and the file's size.
-    public func run(duration: Double?, framesPerSecond: Double,
-                    onFrame: (LiveFrame, Int64) -> Bool) throws(SignalPathError) -> Summary {
+    public func run(
+        duration: Double?, framesPerSecond: Double,
+        onFrame: (LiveFrame, Int64) -> Bool
+    ) throws(SignalPathError) -> Summary {
         let block = max(1, Int(Double(sampleRate) / framesPerSecond))
         let limit = duration.map { Int64(($0 * Double(sampleRate)).rounded()) }
         let bytesPerFrame = format.bytesPerSample * channels
@@ -95,15 +95,22 @@ public final class Recorder {
         var window = [Float](repeating: 0, count: windowSize * channels)
         var column = [Float](repeating: 0, count: block)
         var statistics = [LevelStatistics](repeating: LevelStatistics(), count: channels)
-        let rules = LevelStatistics.Rules(fullScale: format == .f32le ? 1 : Float(1 - 1 / Double(1 << (format.bytesPerSample * 8 - 1))),
-                                          silenceThreshold: 0.001)
+        let rules = LevelStatistics.Rules(
+            fullScale: format == .f32le ? 1 : Float(1 - 1 / Double(1 << (format.bytesPerSample * 8 - 1))),
+            silenceThreshold: 0.001)
         var stoppedBy = "end of input"
         var failure: SignalPathError?
         recording: while true {
-            if StopSignals.stopRequested { stoppedBy = Self.name(of: StopSignals.received!); break }
+            if StopSignals.stopRequested {
+                stoppedBy = Self.name(of: StopSignals.received!)
+                break
+            }
             var wanted = block
             if let limit { wanted = Int(min(Int64(block), limit - writer.framesWritten)) }
-            guard wanted > 0 else { stoppedBy = "duration reached"; break }
+            guard wanted > 0 else {
+                stoppedBy = "duration reached"
+                break
+            }
             let frames: Int
             do throws(SignalPathError) {
                 frames = try read(into: &raw, frames: wanted, bytesPerFrame: bytesPerFrame)
@@ -127,8 +134,9 @@ public final class Recorder {
             for channel in 0..<channels {
                 for frame in 0..<frames { column[frame] = floats[frame * channels + channel] }
                 column.withUnsafeBufferPointer { column in
-                    _ = statistics[channel].accumulate(UnsafeBufferPointer(rebasing: column[0..<frames]),
-                                                       firstFrame: writer.framesWritten - Int64(frames), rules: rules)
+                    _ = statistics[channel].accumulate(
+                        UnsafeBufferPointer(rebasing: column[0..<frames]),
+                        firstFrame: writer.framesWritten - Int64(frames), rules: rules)
                 }
             }
             let kept = max(0, windowSize - frames)
@@ -140,22 +148,30 @@ public final class Recorder {
             for index in 0..<copied * channels { window[kept * channels + index] = floats[(frames - copied) * channels + index] }
             let frame = floats.withUnsafeBufferPointer { floats in
                 window.withUnsafeBufferPointer { window in
-                    analyzer.frame(time: Double(writer.framesWritten) / Double(sampleRate),
-                                   recent: UnsafeBufferPointer(rebasing: floats[0..<frames * channels]), window: window)
+                    analyzer.frame(
+                        time: Double(writer.framesWritten) / Double(sampleRate),
+                        recent: UnsafeBufferPointer(rebasing: floats[0..<frames * channels]), window: window)
                 }
             }
-            if !onFrame(frame, writer.framesWritten) { stoppedBy = "stopped"; break }
+            if !onFrame(frame, writer.framesWritten) {
+                stoppedBy = "stopped"
+                break
+            }
         }
         device?.close()
         // Closing writes the final header; after a failed write it still leaves a valid file of
         // everything written before.
         let closing: SignalPathError?
-        do throws(SignalPathError) { try writer.close(); closing = nil } catch { closing = error }
+        do throws(SignalPathError) {
+            try writer.close()
+            closing = nil
+        } catch { closing = error }
         if let failure = failure ?? closing { throw failure }
         var info = stat()
         let bytes = stat(path, &info) == 0 ? Int64(info.st_size) : 0
-        return Summary(frames: writer.framesWritten, seconds: Double(writer.framesWritten) / Double(sampleRate), bytes: bytes,
-                       statistics: statistics, stoppedBy: stoppedBy)
+        return Summary(
+            frames: writer.framesWritten, seconds: Double(writer.framesWritten) / Double(sampleRate), bytes: bytes,
+            statistics: statistics, stoppedBy: stoppedBy)
     }
 
     /// Reads up to `frames` whole frames; 0 at the end of the input (or when a signal interrupts).

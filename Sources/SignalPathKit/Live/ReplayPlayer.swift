@@ -65,9 +65,10 @@ public final class ReplayPlayer {
         let recentStart = Int(max(0, levelStart - start)), recentEnd = Int(available - start)
         return source.samples.withUnsafeBufferPointer { samples in
             window.withUnsafeBufferPointer { window in
-                analyzer.frame(time: min(max(0, time), duration),
-                               recent: UnsafeBufferPointer(rebasing: samples[recentStart * channels..<max(recentStart, recentEnd) * channels]),
-                               window: window)
+                analyzer.frame(
+                    time: min(max(0, time), duration),
+                    recent: UnsafeBufferPointer(rebasing: samples[recentStart * channels..<max(recentStart, recentEnd) * channels]),
+                    window: window)
             }
         }
     }

@@ -51,15 +51,15 @@ public struct ReplayRunner {
             lastTime = max(lastTime, time)
             var line = ""
             if isNew {
-            switch format {
-            case .ndjson: line = frame.jsonLine() + "\n"
-            case .csv:
-                var table = DelimitedText(.csv)
-                if !wroteHeader { table.append(frame.csvHeader()) }
-                table.append(frame.csvFields())
-                line = table.text
-                wroteHeader = true
-            }
+                switch format {
+                case .ndjson: line = frame.jsonLine() + "\n"
+                case .csv:
+                    var table = DelimitedText(.csv)
+                    if !wroteHeader { table.append(frame.csvHeader()) }
+                    table.append(frame.csvFields())
+                    line = table.text
+                    wroteHeader = true
+                }
             }
             if isNew {
                 guard StandardOutput.write(line) else { return }  // the reader has gone
@@ -152,7 +152,8 @@ public struct ReplayRunner {
             let minutes = tenths / 600, rest = tenths % 600
             return (minutes < 10 ? "0" : "") + "\(minutes):" + (rest < 100 ? "0" : "") + "\(rest / 10).\(rest % 10)"
         }
-        var text = (session.paused ? "⏸ " : "▶ ") + clock(session.position) + " / " + clock(session.duration)
+        var text =
+            (session.paused ? "⏸ " : "▶ ") + clock(session.position) + " / " + clock(session.duration)
             + "  ×" + UnitFormat.significant(session.speed, 3) + (session.paused ? "  paused" : "") + "  " + session.view.rawValue
         if options.stats, let rate = player.cacheHitRate { text += "  cache hits " + UnitFormat.fixed(rate * 100, 0) + " %" }
         return text + "   space pause · ←/→ 5 s · PgUp/PgDn 1 min · Home/End · +/- speed · v view · q quit"

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A per-channel measurement as every output shows it: JSON key and CSV column (snake_case with
 /// the unit), label and formatting for people.
 struct ChannelMetric: Sendable {
@@ -48,22 +42,28 @@ extension SignalAnalysis {
         ChannelMetric(key: "dc_offset", label: "DC offset", decimals: 7, value: { $0.dcOffset }, text: { UnitFormat.significant($0, 3) }),
         ChannelMetric(key: "min_sample", label: "Minimum", decimals: 7, value: { $0.minimum }, text: { UnitFormat.fixed($0, 6) }),
         ChannelMetric(key: "max_sample", label: "Maximum", decimals: 7, value: { $0.maximum }, text: { UnitFormat.fixed($0, 6) }),
-        ChannelMetric(key: "clipped_samples", label: "Clipped samples", decimals: nil, value: { Double($0.clippedSamples) },
-                      text: { UnitFormat.grouped(Int64($0)) }),
-        ChannelMetric(key: "clip_events", label: "Clipping events", decimals: nil, value: { Double($0.clipEvents) },
-                      text: { UnitFormat.grouped(Int64($0)) }),
-        ChannelMetric(key: "zero_crossing_rate_hz", label: "Zero crossings", decimals: 2, value: { $0.zeroCrossingRate },
-                      text: { UnitFormat.fixed($0, 1) + " /s" }),
+        ChannelMetric(
+            key: "clipped_samples", label: "Clipped samples", decimals: nil, value: { Double($0.clippedSamples) },
+            text: { UnitFormat.grouped(Int64($0)) }),
+        ChannelMetric(
+            key: "clip_events", label: "Clipping events", decimals: nil, value: { Double($0.clipEvents) },
+            text: { UnitFormat.grouped(Int64($0)) }),
+        ChannelMetric(
+            key: "zero_crossing_rate_hz", label: "Zero crossings", decimals: 2, value: { $0.zeroCrossingRate },
+            text: { UnitFormat.fixed($0, 1) + " /s" }),
         ChannelMetric(key: "leading_silence_s", label: "Leading silence", decimals: 6, value: { $0.leadingSilence }, text: seconds),
         ChannelMetric(key: "trailing_silence_s", label: "Trailing silence", decimals: 6, value: { $0.trailingSilence }, text: seconds),
-        ChannelMetric(key: "silent_fraction", label: "Silent", decimals: 4, value: { $0.silentFraction },
-                      text: { UnitFormat.fixed($0 * 100, 1) + " %" }),
+        ChannelMetric(
+            key: "silent_fraction", label: "Silent", decimals: 4, value: { $0.silentFraction },
+            text: { UnitFormat.fixed($0 * 100, 1) + " %" }),
         ChannelMetric(key: "noise_floor_dbfs", label: "Noise floor", decimals: 2, value: { $0.noiseFloor }, text: decibelText("dBFS")),
         ChannelMetric(key: "dynamic_range_db", label: "Dynamic range", decimals: 2, value: { $0.dynamicRange }, text: decibelText("dB")),
-        ChannelMetric(key: "effective_bits", label: "Bits in use", decimals: nil, value: { $0.effectiveBits.map(Double.init) },
-                      text: { String(Int($0)) }),
-        ChannelMetric(key: "non_finite_samples", label: "NaN/∞ samples", decimals: nil,
-                      value: { Double($0.nonFiniteSamples) }, text: { UnitFormat.grouped(Int64($0)) }),
+        ChannelMetric(
+            key: "effective_bits", label: "Bits in use", decimals: nil, value: { $0.effectiveBits.map(Double.init) },
+            text: { String(Int($0)) }),
+        ChannelMetric(
+            key: "non_finite_samples", label: "NaN/∞ samples", decimals: nil,
+            value: { Double($0.nonFiniteSamples) }, text: { UnitFormat.grouped(Int64($0)) }),
     ]
 
     // MARK: JSON
@@ -71,36 +71,45 @@ extension SignalAnalysis {
     /// The JSON members for this file.
     public var jsonMembers: [JSONValue.Member] {
         let channelObjects: [JSONValue] = channels.map { channel in
-            .object([.init("index", .integer(Int64(channel.index))), .init("name", .string(channel.name))]
-                + Self.channelMetrics.map { .init($0.key, $0.json(channel)) }
-                + channel.spectral.jsonMembers)
+            .object(
+                [.init("index", .integer(Int64(channel.index))), .init("name", .string(channel.name))]
+                    + Self.channelMetrics.map { .init($0.key, $0.json(channel)) }
+                    + channel.spectral.jsonMembers)
         }
         return [
             .init("path", .string(path)),
-            .init("format", .object([
-                "container": .string(format.container.rawValue), "sample_format": .string(format.sampleFormat.identifier),
-                "sample_rate": .integer(Int64(format.sampleRate)), "channels": .integer(Int64(format.channels)),
-                "frames": format.frames.map { .integer($0) } ?? .null,
-                "duration_s": .number(format.duration.map { Self.rounded($0) }),
-            ])),
-            .init("range", .object([
-                "start_s": .number(Self.rounded(Double(frames.lowerBound) / Double(sampleRate))),
-                "end_s": .number(Self.rounded(Double(frames.upperBound) / Double(sampleRate))),
-                "start_frame": .integer(frames.lowerBound), "end_frame": .integer(frames.upperBound),
-            ])),
+            .init(
+                "format",
+                .object([
+                    "container": .string(format.container.rawValue), "sample_format": .string(format.sampleFormat.identifier),
+                    "sample_rate": .integer(Int64(format.sampleRate)), "channels": .integer(Int64(format.channels)),
+                    "frames": format.frames.map { .integer($0) } ?? .null,
+                    "duration_s": .number(format.duration.map { Self.rounded($0) }),
+                ])),
+            .init(
+                "range",
+                .object([
+                    "start_s": .number(Self.rounded(Double(frames.lowerBound) / Double(sampleRate))),
+                    "end_s": .number(Self.rounded(Double(frames.upperBound) / Double(sampleRate))),
+                    "start_frame": .integer(frames.lowerBound), "end_frame": .integer(frames.upperBound),
+                ])),
             .init("channels", .array(channelObjects)),
-            .init("levels", .object([
-                "peak_dbfs": .number(Self.rounded(samplePeak, 2)), "true_peak_dbtp": .number(Self.rounded(truePeak, 2)),
-                "leading_silence_s": .number(Self.rounded(leadingSilence)), "trailing_silence_s": .number(Self.rounded(trailingSilence)),
-                "silent_fraction": .number(silentFraction.map { Self.rounded($0, 4) }),
-            ])),
-            .init("loudness", .object([
-                "integrated_lufs": .number(loudness.integrated.map { Self.rounded($0, 2) }),
-                "range_lu": .number(loudness.range.map { Self.rounded($0, 2) }),
-                "momentary_max_lufs": .number(loudness.momentaryMax.map { Self.rounded($0, 2) }),
-                "short_term_max_lufs": .number(loudness.shortTermMax.map { Self.rounded($0, 2) }),
-                "true_peak_dbtp": .number(Self.rounded(truePeak, 2)),
-            ])),
+            .init(
+                "levels",
+                .object([
+                    "peak_dbfs": .number(Self.rounded(samplePeak, 2)), "true_peak_dbtp": .number(Self.rounded(truePeak, 2)),
+                    "leading_silence_s": .number(Self.rounded(leadingSilence)), "trailing_silence_s": .number(Self.rounded(trailingSilence)),
+                    "silent_fraction": .number(silentFraction.map { Self.rounded($0, 4) }),
+                ])),
+            .init(
+                "loudness",
+                .object([
+                    "integrated_lufs": .number(loudness.integrated.map { Self.rounded($0, 2) }),
+                    "range_lu": .number(loudness.range.map { Self.rounded($0, 2) }),
+                    "momentary_max_lufs": .number(loudness.momentaryMax.map { Self.rounded($0, 2) }),
+                    "short_term_max_lufs": .number(loudness.shortTermMax.map { Self.rounded($0, 2) }),
+                    "true_peak_dbtp": .number(Self.rounded(truePeak, 2)),
+                ])),
         ] + overall.jsonMembers + [.init("conventions", conventions)]
     }
 
@@ -120,30 +129,60 @@ extension SignalAnalysis {
             .init("rms", .string("20·log10(RMS) over all samples; " + settings.rmsReference.description)),
             .init("peak", .string("largest |sample|, dBFS (full scale = 1.0); time of its first occurrence")),
             .init("true_peak", .string("ITU-R BS.1770-4 Annex 2: 4× oversampling with the 48-tap FIR of the Recommendation; never below the sample peak")),
-            .init("clipping", .string("samples in runs of ≥ \(settings.minimumClipRun) consecutive samples at full scale (|x| ≥ the largest code: 1 − 2^−(bits−1) for integer PCM, 1.0 for float); events are such runs")),
+            .init(
+                "clipping",
+                .string(
+                    "samples in runs of ≥ \(settings.minimumClipRun) consecutive samples at full scale (|x| ≥ the largest code: 1 − 2^−(bits−1) for integer PCM, 1.0 for float); events are such runs"
+                )),
             .init("silence_threshold_dbfs", .number(settings.silenceThreshold)),
-            .init("silence", .string("leading/trailing: time before the first and after the last sample with |x| ≥ the threshold; silent fraction: 100 ms blocks whose RMS is below it (overall: in every channel)")),
+            .init(
+                "silence",
+                .string(
+                    "leading/trailing: time before the first and after the last sample with |x| ≥ the threshold; silent fraction: 100 ms blocks whose RMS is below it (overall: in every channel)"
+                )),
             .init("noise_floor", .string("10th percentile of the RMS of whole 100 ms blocks, blocks of digital silence left out; dynamic range = sample peak over that RMS")),
-            .init("effective_bits", .string("1 + the position of the lowest set bit used by any sample (16 for 16-bit audio in any container); null for lossy codecs and for floating-point data finer than 32 bits")),
+            .init(
+                "effective_bits",
+                .string(
+                    "1 + the position of the lowest set bit used by any sample (16 for 16-bit audio in any container); null for lossy codecs and for floating-point data finer than 32 bits"
+                )),
             .init("zero_crossing_rate", .string("sign changes per second (0 counts as positive)")),
-            .init("loudness", .string("ITU-R BS.1770-4 / EBU R128: K-weighting; 400 ms blocks every 100 ms; gates −70 LUFS absolute and −10 LU relative; LRA per EBU Tech 3342 (3 s blocks every 100 ms, −20 LU relative gate, 10th to 95th percentile)")),
+            .init(
+                "loudness",
+                .string(
+                    "ITU-R BS.1770-4 / EBU R128: K-weighting; 400 ms blocks every 100 ms; gates −70 LUFS absolute and −10 LU relative; LRA per EBU Tech 3342 (3 s blocks every 100 ms, −20 LU relative gate, 10th to 95th percentile)"
+                )),
             .init("channel_weights", .array(Loudness.channelWeights(channels: format.channels).map { .number($0) })),
-            .init("spectrum", .object([
-                "window": .string(parameters.window.name), "fft_size": .integer(Int64(parameters.fftSize)),
-                "window_size": .integer(Int64(parameters.windowSize)),
-                "bin_width_hz": .number(Self.rounded(Double(sampleRate) / Double(parameters.fftSize))),
-                "enbw_hz": .number(Self.rounded(window.enbwHertz(sampleRate: sampleRate))),
-                "overlap": .number(parameters.overlap), "averaging": .string("mean of power (Welch)"),
-                "segments": .integer(Int64(spectrum?.segments ?? 0)),
-                "reference": .string(SpectrumScale.dbfs.reference),
-            ])),
-            .init("tones", .string("the strongest spectral peaks from 20 Hz up that stand \(JSONValue.format(AnalysisSettings.toneProminence)) dB or more above the median of the spectrum within a sixth of an octave (at least four main lobes) either side; frequency and level interpolated from the window's spectrum; overall = the mean power of the channels; A4 = \(JSONValue.format(settings.a4)) Hz")),
-            .init("distortion", .object([
-                "band_hz": .array([.number(band.lowerBound), .number(band.upperBound)]),
-                "harmonics": .string("2nd to \(settings.highestHarmonic)th, those inside the band"),
-                "rule": .string("reported when the strongest tone carries more than half the power in the band; each tone owns the bins of its window's main lobe + 1; THD+N and SINAD count everything else in the band; SNR leaves out the harmonics; ENOB = (SINAD − 1.76) / 6.02"),
-            ])),
-            .init("spectral", .string("DC excluded; roll-off at \(Int(SpectralSummary.rolloffFraction * 100)) % of the power; flatness = geometric / arithmetic mean of power; bandwidth = the highest frequency within \(Int(SpectralSummary.bandwidthRange)) dB of the strongest bin")),
+            .init(
+                "spectrum",
+                .object([
+                    "window": .string(parameters.window.name), "fft_size": .integer(Int64(parameters.fftSize)),
+                    "window_size": .integer(Int64(parameters.windowSize)),
+                    "bin_width_hz": .number(Self.rounded(Double(sampleRate) / Double(parameters.fftSize))),
+                    "enbw_hz": .number(Self.rounded(window.enbwHertz(sampleRate: sampleRate))),
+                    "overlap": .number(parameters.overlap), "averaging": .string("mean of power (Welch)"),
+                    "segments": .integer(Int64(spectrum?.segments ?? 0)),
+                    "reference": .string(SpectrumScale.dbfs.reference),
+                ])),
+            .init(
+                "tones",
+                .string(
+                    "the strongest spectral peaks from 20 Hz up that stand \(UnitFormat.shortest(AnalysisSettings.toneProminence)) dB or more above the median of the spectrum within a sixth of an octave (at least four main lobes) either side; frequency and level interpolated from the window's spectrum; overall = the mean power of the channels; A4 = \(UnitFormat.shortest(settings.a4)) Hz"
+                )),
+            .init(
+                "distortion",
+                .object([
+                    "band_hz": .array([.number(band.lowerBound), .number(band.upperBound)]),
+                    "harmonics": .string("2nd to \(settings.highestHarmonic)th, those inside the band"),
+                    "rule": .string(
+                        "reported when the strongest tone carries more than half the power in the band; each tone owns the bins of its window's main lobe + 1; THD+N and SINAD count everything else in the band; SNR leaves out the harmonics; ENOB = (SINAD − 1.76) / 6.02"
+                    ),
+                ])),
+            .init(
+                "spectral",
+                .string(
+                    "DC excluded; roll-off at \(Int(SpectralSummary.rolloffFraction * 100)) % of the power; flatness = geometric / arithmetic mean of power; bandwidth = the highest frequency within \(Int(SpectralSummary.bandwidthRange)) dB of the strongest bin"
+                )),
         ])
     }
 
@@ -152,10 +191,12 @@ extension SignalAnalysis {
     /// CSV columns: one row per channel.
     public static var csvHeader: [String] {
         ["path", "channel", "name", "sample_rate", "duration_s"] + channelMetrics.map(\.key)
-            + ["integrated_lufs", "range_lu", "momentary_max_lufs", "short_term_max_lufs",
-               "tone_hz", "tone_dbfs", "tone_note", "tone_cents",
-               "thd_percent", "thd_n_percent", "snr_db", "sinad_db", "enob_bits",
-               "centroid_hz", "rolloff_hz", "flatness", "bandwidth_hz"]
+            + [
+                "integrated_lufs", "range_lu", "momentary_max_lufs", "short_term_max_lufs",
+                "tone_hz", "tone_dbfs", "tone_note", "tone_cents",
+                "thd_percent", "thd_n_percent", "snr_db", "sinad_db", "enob_bits",
+                "centroid_hz", "rolloff_hz", "flatness", "bandwidth_hz",
+            ]
     }
 
     /// One record per channel; file-wide loudness repeats on each; tones and distortion are the
@@ -168,13 +209,16 @@ extension SignalAnalysis {
         for channel in channels {
             let tone = channel.spectral.tones.first
             let distortion = channel.spectral.distortion, summary = channel.spectral.summary
-            table.append([path, String(channel.index), channel.name, String(sampleRate), field(duration, 6)]
-                + Self.channelMetrics.map { $0.field(channel) }
-                + [field(loudness.integrated, 2), field(loudness.range, 2), field(loudness.momentaryMax, 2), field(loudness.shortTermMax, 2),
-                   field(tone?.frequency, 3), field(tone?.level, 2), tone?.note?.name ?? "", field(tone?.note?.cents, 1),
-                   field(distortion.map { $0.thd * 100 }, 4), field(distortion.map { $0.thdPlusNoise * 100 }, 4),
-                   field(distortion?.snr, 2), field(distortion?.sinad, 2), field(distortion?.enob, 2),
-                   field(summary?.centroid, 1), field(summary?.rolloff, 1), field(summary?.flatness, 6), field(summary?.bandwidth, 1)])
+            table.append(
+                [path, String(channel.index), channel.name, String(sampleRate), field(duration, 6)]
+                    + Self.channelMetrics.map { $0.field(channel) }
+                    + [
+                        field(loudness.integrated, 2), field(loudness.range, 2), field(loudness.momentaryMax, 2), field(loudness.shortTermMax, 2),
+                        field(tone?.frequency, 3), field(tone?.level, 2), tone?.note?.name ?? "", field(tone?.note?.cents, 1),
+                        field(distortion.map { $0.thd * 100 }, 4), field(distortion.map { $0.thdPlusNoise * 100 }, 4),
+                        field(distortion?.snr, 2), field(distortion?.sinad, 2), field(distortion?.enob, 2),
+                        field(summary?.centroid, 1), field(summary?.rolloff, 1), field(summary?.flatness, 6), field(summary?.bandwidth, 1),
+                    ])
         }
     }
 }
@@ -185,25 +229,29 @@ extension SpectralFindings {
         let rounded = SignalAnalysis.rounded
         return [
             .init("tones", .array(tones.map { $0.jsonValue() })),
-            .init("distortion", distortion.map { distortion in
-                .object([
-                    "fundamental_hz": .number(rounded(distortion.fundamental, 3)),
-                    "fundamental_dbfs": .number(rounded(distortion.fundamentalLevel, 2)),
-                    "thd_percent": .number(rounded(distortion.thd * 100, 5)),
-                    "thd_db": .number(rounded(20 * log10(distortion.thd), 2)),
-                    "thd_n_percent": .number(rounded(distortion.thdPlusNoise * 100, 5)),
-                    "thd_n_db": .number(rounded(20 * log10(distortion.thdPlusNoise), 2)),
-                    "snr_db": .number(rounded(distortion.snr, 2)), "sinad_db": .number(rounded(distortion.sinad, 2)),
-                    "enob_bits": .number(rounded(distortion.enob, 2)),
-                    "harmonics": .integer(Int64(distortion.harmonicsCounted)),
-                ])
-            } ?? .null),
-            .init("spectral", summary.map { summary in
-                .object([
-                    "centroid_hz": .number(rounded(summary.centroid, 2)), "rolloff_hz": .number(rounded(summary.rolloff, 2)),
-                    "flatness": .number(rounded(summary.flatness, 6)), "bandwidth_hz": .number(rounded(summary.bandwidth, 2)),
-                ])
-            } ?? .null),
+            .init(
+                "distortion",
+                distortion.map { distortion in
+                    .object([
+                        "fundamental_hz": .number(rounded(distortion.fundamental, 3)),
+                        "fundamental_dbfs": .number(rounded(distortion.fundamentalLevel, 2)),
+                        "thd_percent": .number(rounded(distortion.thd * 100, 5)),
+                        "thd_db": .number(rounded(20 * log10(distortion.thd), 2)),
+                        "thd_n_percent": .number(rounded(distortion.thdPlusNoise * 100, 5)),
+                        "thd_n_db": .number(rounded(20 * log10(distortion.thdPlusNoise), 2)),
+                        "snr_db": .number(rounded(distortion.snr, 2)), "sinad_db": .number(rounded(distortion.sinad, 2)),
+                        "enob_bits": .number(rounded(distortion.enob, 2)),
+                        "harmonics": .integer(Int64(distortion.harmonicsCounted)),
+                    ])
+                } ?? .null),
+            .init(
+                "spectral",
+                summary.map { summary in
+                    .object([
+                        "centroid_hz": .number(rounded(summary.centroid, 2)), "rolloff_hz": .number(rounded(summary.rolloff, 2)),
+                        "flatness": .number(rounded(summary.flatness, 6)), "bandwidth_hz": .number(rounded(summary.bandwidth, 2)),
+                    ])
+                } ?? .null),
         ]
     }
 }

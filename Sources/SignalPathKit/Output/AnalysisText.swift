@@ -1,17 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension SignalAnalysis {
     /// The report for people: sections of aligned rows, one column per channel.
     public var text: String {
         var lines = [TerminalText.sanitized(path)]
         let rate = UnitFormat.grouped(Int64(sampleRate)) + " Hz"
-        lines.append("  \(rate) · \(format.channels) channel\(format.channels == 1 ? "" : "s") · \(format.sampleFormat.displayName) · "
-            + "\(UnitFormat.duration(duration)) (\(UnitFormat.fixed(Double(frames.lowerBound) / Double(sampleRate), 3)) s .. "
-            + "\(UnitFormat.fixed(Double(frames.upperBound) / Double(sampleRate), 3)) s)")
+        lines.append(
+            "  \(rate) · \(format.channels) channel\(format.channels == 1 ? "" : "s") · \(format.sampleFormat.displayName) · "
+                + "\(UnitFormat.duration(duration)) (\(UnitFormat.fixed(Double(frames.lowerBound) / Double(sampleRate), 3)) s .. "
+                + "\(UnitFormat.fixed(Double(frames.upperBound) / Double(sampleRate), 3)) s)")
         let labelWidth = 20
         let columnWidth = max(15, channels.map { TerminalText.sanitized($0.name).count + 2 }.max() ?? 0)
         func pad(_ text: String, _ width: Int, right: Bool = true) -> String {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Writes a whole output file so that it is either absent or complete: into a temporary file in
 /// the same directory, flushed to disk, then renamed into place. An existing file is kept unless
 /// `overwrite`.

@@ -27,8 +27,9 @@ public struct FileInfo: Sendable, Equatable {
             while case let count = try reader.read(into: &buffer, frames: 16384), count > 0 { frames += Int64(count) }
             format.frames = frames
         }
-        self.init(path: file.path, format: format, metadata: file.metadata, fileSize: file.source?.size,
-                  decoder: file.usesDirectPCM ? "direct_pcm" : "libsndfile")
+        self.init(
+            path: file.path, format: format, metadata: file.metadata, fileSize: file.source?.size,
+            decoder: file.usesDirectPCM ? "direct_pcm" : "libsndfile")
     }
 }
 
@@ -56,15 +57,19 @@ extension FileInfo {
     }
 
     /// Column names for CSV/TSV: one row per file.
-    public static let tableColumns = ["path", "container", "sample_format", "bit_depth", "sample_rate", "channels",
-                                      "frames", "duration_s", "file_size_bytes", "decoder", "title", "artist"]
+    public static let tableColumns = [
+        "path", "container", "sample_format", "bit_depth", "sample_rate", "channels",
+        "frames", "duration_s", "file_size_bytes", "decoder", "title", "artist",
+    ]
 
     /// This file's row, matching `tableColumns`; empty fields for values that do not exist.
     public var tableFields: [String] {
-        [path, format.container.rawValue, format.sampleFormat.identifier, format.sampleFormat.bitDepth.map(String.init) ?? "",
-         String(format.sampleRate), String(format.channels), format.frames.map(String.init) ?? "",
-         format.duration.map(JSONValue.format) ?? "", fileSize.map(String.init) ?? "", decoder,
-         metadata.first { $0.key == "title" }?.value ?? "", metadata.first { $0.key == "artist" }?.value ?? ""]
+        [
+            path, format.container.rawValue, format.sampleFormat.identifier, format.sampleFormat.bitDepth.map(String.init) ?? "",
+            String(format.sampleRate), String(format.channels), format.frames.map(String.init) ?? "",
+            format.duration.map(UnitFormat.shortest) ?? "", fileSize.map(String.init) ?? "", decoder,
+            metadata.first { $0.key == "title" }?.value ?? "", metadata.first { $0.key == "artist" }?.value ?? "",
+        ]
     }
 
     /// Aligned lines for people, every file-derived string sanitized for the terminal.

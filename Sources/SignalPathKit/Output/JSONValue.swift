@@ -45,7 +45,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .integer(let value): output += String(value)
-        case .number(let value): output += JSONValue.format(value)
+        case .number(let value): output += value.isFinite ? UnitFormat.shortest(value) : "null"
         case .string(let value): JSONValue.writeString(value, to: &output)
         case .array(let values):
             writeContainer(open: "[", close: "]", count: values.count, to: &output, pretty: pretty, indent: indent) { index, output in
@@ -60,8 +60,10 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
-    private func writeContainer(open: String, close: String, count: Int, to output: inout String, pretty: Bool,
-                                indent: Int, element: (Int, inout String) -> Void) {
+    private func writeContainer(
+        open: String, close: String, count: Int, to output: inout String, pretty: Bool,
+        indent: Int, element: (Int, inout String) -> Void
+    ) {
         output += open
         guard count > 0 else {
             output += close
@@ -73,13 +75,6 @@ public indirect enum JSONValue: Sendable, Equatable {
             element(index, &output)
         }
         output += pretty ? "\n" + String(repeating: "  ", count: indent) + close : close
-    }
-
-    /// Shortest text that reads back as the same Double; integral values print without ".0".
-    static func format(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return value.description
     }
 
     private static func writeString(_ value: String, to output: inout String) {
@@ -106,7 +101,8 @@ public indirect enum JSONValue: Sendable, Equatable {
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral {
+    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
+{
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(floatLiteral value: Double) { self = .number(value) }

@@ -22,7 +22,7 @@ public struct SpectrogramTable {
         if long {
             table.append(prefix + ["time_s", "frequency_hz", "channel", "level_db"])
         } else {
-            table.append(prefix + ["time_s"] + (channelNames.count > 1 ? ["channel"] : []) + analyzer.frequencies.map(JSONValue.format))
+            table.append(prefix + ["time_s"] + (channelNames.count > 1 ? ["channel"] : []) + analyzer.frequencies.map(UnitFormat.shortest))
         }
         return table.text
     }
@@ -38,7 +38,7 @@ public struct SpectrogramTable {
             let fields = levels[channel].map { $0.isFinite ? UnitFormat.fixed($0, 2) : "" }
             if long {
                 for (bin, field) in fields.enumerated() {
-                    table.append(prefix + [time, JSONValue.format(frequencies[bin]), name, field])
+                    table.append(prefix + [time, UnitFormat.shortest(frequencies[bin]), name, field])
                 }
             } else {
                 table.append(prefix + [time] + (channelNames.count > 1 ? [name] : []) + fields)
@@ -84,8 +84,10 @@ extension SpectrogramAnalyzer {
         let levels = spectrum(of: frame).values(in: .dbfs)
         let time = JSONValue.number((self.time(of: frame) * 1e6).rounded() / 1e6)
         return channels.names(channels: file.format.channels).enumerated().map { channel, name in
-            [.init("time_s", time), .init("channel", .string(name)),
-             .init("levels_db", .array(levels[channel].map { .number($0.isFinite ? ($0 * 100).rounded() / 100 : nil) }))]
+            [
+                .init("time_s", time), .init("channel", .string(name)),
+                .init("levels_db", .array(levels[channel].map { .number($0.isFinite ? ($0 * 100).rounded() / 100 : nil) })),
+            ]
         }
     }
 }

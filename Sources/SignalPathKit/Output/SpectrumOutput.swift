@@ -19,13 +19,14 @@ extension SpectrumReport {
         let prefix = path.map { [$0] } ?? []
         let isBands = presentation.bands != nil
         if header {
-            table.append((path == nil ? [] : ["path"]) + ["frequency_hz"]
-                + (isBands ? ["nominal_hz", "lower_hz", "upper_hz"] : []) + valueColumns)
+            table.append(
+                (path == nil ? [] : ["path"]) + ["frequency_hz"]
+                    + (isBands ? ["nominal_hz", "lower_hz", "upper_hz"] : []) + valueColumns)
         }
         for row in rows {
-            var fields = prefix + [JSONValue.format(row.frequency)]
+            var fields = prefix + [UnitFormat.shortest(row.frequency)]
             if let band = row.band {
-                fields += [JSONValue.format(band.nominal), JSONValue.format(band.lower), JSONValue.format(band.upper)]
+                fields += [UnitFormat.shortest(band.nominal), UnitFormat.shortest(band.lower), UnitFormat.shortest(band.upper)]
             }
             fields += row.values.map { SpectrumReport.field($0, scale: presentation.scale) }
             table.append(fields)
@@ -39,10 +40,11 @@ extension SpectrumReport {
         }
         for (channel, channelPeaks) in peaks.enumerated() {
             for (rank, peak) in channelPeaks.enumerated() {
-                table.append((path.map { [$0] } ?? []) + [
-                    spectrum.channelNames[channel], String(rank + 1), UnitFormat.fixed(peak.frequency, 3),
-                    UnitFormat.fixed(peak.level, 2), peak.note?.name ?? "", peak.note.map { UnitFormat.fixed($0.cents, 1) } ?? "",
-                ])
+                table.append(
+                    (path.map { [$0] } ?? []) + [
+                        spectrum.channelNames[channel], String(rank + 1), UnitFormat.fixed(peak.frequency, 3),
+                        UnitFormat.fixed(peak.level, 2), peak.note?.name ?? "", peak.note.map { UnitFormat.fixed($0.cents, 1) } ?? "",
+                    ])
             }
         }
     }
@@ -51,11 +53,13 @@ extension SpectrumReport {
     var conventionMembers: [JSONValue.Member] {
         let spectrum = self.spectrum, parameters = spectrum.parameters
         return [
-            .init("range", .object([
-                "start_s": .number(spectrum.startSeconds), "end_s": .number(spectrum.endSeconds),
-                "duration_s": .number(spectrum.endSeconds - spectrum.startSeconds),
-                "start_frame": .integer(spectrum.frames.lowerBound), "end_frame": .integer(spectrum.frames.upperBound),
-            ])),
+            .init(
+                "range",
+                .object([
+                    "start_s": .number(spectrum.startSeconds), "end_s": .number(spectrum.endSeconds),
+                    "duration_s": .number(spectrum.endSeconds - spectrum.startSeconds),
+                    "start_frame": .integer(spectrum.frames.lowerBound), "end_frame": .integer(spectrum.frames.upperBound),
+                ])),
             .init("sample_rate", .integer(Int64(spectrum.sampleRate))),
             .init("channels", .array(spectrum.channelNames.map { .string($0) })),
             .init("fft_size", .integer(Int64(parameters.fftSize))),
@@ -90,8 +94,10 @@ extension SpectrumReport {
         let rowObjects: [JSONValue] = rows.map { row in
             var members: [JSONValue.Member] = [.init("frequency_hz", .number(row.frequency))]
             if let band = row.band {
-                members += [.init("nominal_hz", .number(band.nominal)), .init("lower_hz", .number(band.lower)),
-                            .init("upper_hz", .number(band.upper))]
+                members += [
+                    .init("nominal_hz", .number(band.nominal)), .init("lower_hz", .number(band.lower)),
+                    .init("upper_hz", .number(band.upper)),
+                ]
             }
             members += zip(spectrum.channelNames, row.values).map { JSONValue.Member($0, value($1)) }
             return .object(members)
@@ -115,13 +121,19 @@ extension SpectrumReport {
         func row(_ label: String, _ value: String) {
             lines.append("  " + label + String(repeating: " ", count: max(1, 11 - label.count)) + value)
         }
-        row("range", "\(UnitFormat.fixed(spectrum.startSeconds, 3)) s .. \(UnitFormat.fixed(spectrum.endSeconds, 3)) s"
-            + " (\(UnitFormat.duration(spectrum.endSeconds - spectrum.startSeconds)), \(UnitFormat.grouped(Int64(spectrum.frames.count))) frames)")
+        row(
+            "range",
+            "\(UnitFormat.fixed(spectrum.startSeconds, 3)) s .. \(UnitFormat.fixed(spectrum.endSeconds, 3)) s"
+                + " (\(UnitFormat.duration(spectrum.endSeconds - spectrum.startSeconds)), \(UnitFormat.grouped(Int64(spectrum.frames.count))) frames)")
         let padding = parameters.fftSize > parameters.windowSize ? ", zero-padded from \(parameters.windowSize)" : ""
-        row("analysis", "\(parameters.window.name) window, \(parameters.fftSize)-point FFT\(padding), "
-            + "\(UnitFormat.fixed(spectrum.binWidth, 2)) Hz bins, ENBW \(UnitFormat.fixed(spectrum.enbwHertz, 2)) Hz")
-        row("averaging", "\(parameters.averaging.rawValue) of \(spectrum.segments) segment\(spectrum.segments == 1 ? "" : "s"), "
-            + "\(UnitFormat.fixed(parameters.overlap * 100, 1)) % overlap")
+        row(
+            "analysis",
+            "\(parameters.window.name) window, \(parameters.fftSize)-point FFT\(padding), "
+                + "\(UnitFormat.fixed(spectrum.binWidth, 2)) Hz bins, ENBW \(UnitFormat.fixed(spectrum.enbwHertz, 2)) Hz")
+        row(
+            "averaging",
+            "\(parameters.averaging.rawValue) of \(spectrum.segments) segment\(spectrum.segments == 1 ? "" : "s"), "
+                + "\(UnitFormat.fixed(parameters.overlap * 100, 1)) % overlap")
         row("scale", presentation.scale.reference + (presentation.weighting == .z ? "" : ", \(presentation.weighting.rawValue)-weighted"))
         for (channel, channelPeaks) in peaks.enumerated() where !channelPeaks.isEmpty {
             lines.append("  peaks (\(spectrum.channelNames[channel]))")

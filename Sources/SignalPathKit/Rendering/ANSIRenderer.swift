@@ -91,8 +91,10 @@ public struct ANSIRenderer: Sendable {
 
     /// The nearest of the 16 standard colours (xterm's defaults).
     static func index16(_ color: RGB) -> Int {
-        let palette: [UInt32] = [0x000000, 0xCD0000, 0x00CD00, 0xCDCD00, 0x0000EE, 0xCD00CD, 0x00CDCD, 0xE5E5E5,
-                                 0x7F7F7F, 0xFF0000, 0x00FF00, 0xFFFF00, 0x5C5CFF, 0xFF00FF, 0x00FFFF, 0xFFFFFF]
+        let palette: [UInt32] = [
+            0x000000, 0xCD0000, 0x00CD00, 0xCDCD00, 0x0000EE, 0xCD00CD, 0x00CDCD, 0xE5E5E5,
+            0x7F7F7F, 0xFF0000, 0x00FF00, 0xFFFF00, 0x5C5CFF, 0xFF00FF, 0x00FFFF, 0xFFFFFF,
+        ]
         return palette.indices.min { distance(color, RGB(hex: palette[$0])) < distance(color, RGB(hex: palette[$1])) }!
     }
 

@@ -39,8 +39,14 @@ public struct BrailleGrid: Sendable {
             set(x: x, y: y, style: style)
             if x == end.x && y == end.y { break }
             let doubled = 2 * error
-            if doubled >= dy { error += dy; x += stepX }
-            if doubled <= dx { error += dx; y += stepY }
+            if doubled >= dy {
+                error += dy
+                x += stepX
+            }
+            if doubled <= dx {
+                error += dx
+                y += stepY
+            }
         }
     }
 

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Maps frequencies to positions along an axis of `length` steps, logarithmically or linearly,
 /// and picks labelled ticks.
 public struct FrequencyAxis: Sendable {

@@ -1,8 +1,10 @@
 /// Draws a view into a fresh canvas and turns it into terminal text or an SVG document.
 public enum PlotOutput {
     /// The view drawn at `width` × `height`, as lines of text with escape codes for `depth`.
-    public static func terminalText(width: Int, height: Int, depth: ColorDepth, theme: Theme = Theme(),
-                                    draw: (inout Canvas, Area) -> Void) -> String {
+    public static func terminalText(
+        width: Int, height: Int, depth: ColorDepth, theme: Theme = Theme(),
+        draw: (inout Canvas, Area) -> Void
+    ) -> String {
         ANSIRenderer(depth: depth, theme: theme).lines(canvas(width: width, height: height, draw: draw))
     }
 
@@ -23,7 +25,8 @@ extension SpectrumReport {
     /// title that states file, range and parameters.
     public func plot(style: SpectrumPlot.TraceStyle, logarithmic: Bool, floor: Double, ceiling: Double?) -> SpectrumPlot {
         let parameters = spectrum.parameters
-        let title = "\(TerminalText.sanitized(spectrum.path)) · \(UnitFormat.fixed(spectrum.startSeconds, 2))–\(UnitFormat.fixed(spectrum.endSeconds, 2)) s · "
+        let title =
+            "\(TerminalText.sanitized(spectrum.path)) · \(UnitFormat.fixed(spectrum.startSeconds, 2))–\(UnitFormat.fixed(spectrum.endSeconds, 2)) s · "
             + "\(parameters.window.name) \(parameters.fftSize)-pt FFT, \(UnitFormat.fixed(spectrum.binWidth, 2)) Hz bins, "
             + "\(parameters.averaging.rawValue) of \(spectrum.segments), \(UnitFormat.fixed(parameters.overlap * 100, 0)) % overlap"
             + (presentation.weighting == .z ? "" : ", \(presentation.weighting.rawValue)-weighted")
@@ -36,7 +39,9 @@ extension SpectrumReport {
         plot.floor = floor
         plot.ceiling = ceiling
         plot.traceStyle = presentation.bands != nil ? .bars : style
-        if let range = presentation.frequencies { plot.frequencyRange = max(range.lowerBound, logarithmic ? 1 : 0)...min(range.upperBound, spectrum.binWidth * Double(spectrum.binCount - 1)) }
+        if let range = presentation.frequencies {
+            plot.frequencyRange = max(range.lowerBound, logarithmic ? 1 : 0)...min(range.upperBound, spectrum.binWidth * Double(spectrum.binCount - 1))
+        }
         return plot
     }
 }

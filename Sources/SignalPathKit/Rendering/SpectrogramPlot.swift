@@ -59,7 +59,8 @@ public struct SpectrogramPlot: Sendable {
             for row in 0..<plot.height {
                 let upper = heat(rowBins[2 * row].map { frame[$0] }.max() ?? -.infinity)
                 let lower = heat(rowBins[2 * row + 1].map { frame[$0] }.max() ?? -.infinity)
-                let cell = shades
+                let cell =
+                    shades
                     ? Cell(Self.shadeRamp[min(4, (Int(upper) + Int(lower)) * 5 / 512)], .plain)
                     : Cell("▀", .heat(upper), background: .heat(lower))
                 canvas.put(cell, x: plot.x + column, y: plot.y + row)

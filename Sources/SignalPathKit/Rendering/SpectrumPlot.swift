@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A spectrum as a plot: braille line traces (or eighth-block bars) per channel over a log or
 /// linear frequency axis, a dB axis with grid, peak markers, a legend and a title line.
 ///
@@ -178,9 +172,10 @@ public struct SpectrumPlot: Sendable {
             let frequency = peak.frequency >= 1000 ? UnitFormat.fixed(peak.frequency / 1000, 2) + "k" : UnitFormat.fixed(peak.frequency, 0)
             let label = frequency + (peak.note.map { " " + $0.name } ?? "")
             func isFree(_ start: Int, _ row: Int) -> Bool {
-                start >= plot.x && row >= plot.y && (start..<start + label.count).allSatisfy { x in
-                    x < plot.x + plot.width && [" ", "┈", "┊"].contains(canvas[x, row]?.character ?? "x")
-                }
+                start >= plot.x && row >= plot.y
+                    && (start..<start + label.count).allSatisfy { x in
+                        x < plot.x + plot.width && [" ", "┈", "┊"].contains(canvas[x, row]?.character ?? "x")
+                    }
             }
             // Right of the marker, else right of it on the row above, else left of the marker.
             let spots = [(column + 1, row), (column, row - 1), (column - label.count, row)]

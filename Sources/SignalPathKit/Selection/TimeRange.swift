@@ -37,7 +37,8 @@ public struct TimeRange: Sendable, Equatable, CustomStringConvertible {
         if text.contains(":") {
             let fields = text.split(separator: ":", omittingEmptySubsequences: false)
             guard (2...3).contains(fields.count), let secondsField = fields.last, let seconds = plainNumber(String(secondsField)),
-                  seconds < 60 else { return nil }
+                seconds < 60
+            else { return nil }
             var total = seconds, multiplier = 60.0
             for field in fields.dropLast().reversed() {
                 guard let value = Int(field), value >= 0, field.count <= 3 else { return nil }
@@ -56,7 +57,8 @@ public struct TimeRange: Sendable, Equatable, CustomStringConvertible {
     /// A non-negative decimal number without exponent or sign, or nil.
     private static func plainNumber(_ text: String) -> Double? {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              text.filter({ $0 == "." }).count <= 1, text != "." else { return nil }
+            text.filter({ $0 == "." }).count <= 1, text != "."
+        else { return nil }
         return Double(text)
     }
 
@@ -93,15 +95,5 @@ public struct TimeRange: Sendable, Equatable, CustomStringConvertible {
             throw .invalidRequest(path: path, reason: "range \(self) holds no samples (\(duration))")
         }
         return first..<last
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing whitespace.
-    func trimmingSpaces() -> SubSequence {
-        var text = self[...]
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return text
     }
 }

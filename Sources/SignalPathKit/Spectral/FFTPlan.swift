@@ -57,8 +57,10 @@ final class RealFFT {
     nonisolated(unsafe) private static var plans: [Int: OpaquePointer] = [:]
     private static let plannerLock = Lock()
 
-    private static func sharedPlan(size: Int, input: UnsafeMutablePointer<Float>,
-                                   output: UnsafeMutablePointer<fftwf_complex>) -> OpaquePointer {
+    private static func sharedPlan(
+        size: Int, input: UnsafeMutablePointer<Float>,
+        output: UnsafeMutablePointer<fftwf_complex>
+    ) -> OpaquePointer {
         plannerLock.withLock {
             if let plan = plans[size] { return plan }
             // FFTW_ESTIMATE: planning takes ~1 ms rather than ~170 ms for MEASURE, and for these

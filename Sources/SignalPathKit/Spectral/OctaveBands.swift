@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Fractional-octave bands of IEC 61260-1 (base-10 system), from about 20 Hz to Nyquist.
 public struct OctaveBand: Sendable, Equatable {
     /// Exact midband frequency in Hz.
@@ -42,8 +36,9 @@ public struct OctaveBand: Sendable, Equatable {
 
     private static func nominal(_ exact: Double, fraction: Int) -> Double {
         if fraction == 1 || fraction == 3,
-           let match = nominalThirdOctave.min(by: { abs(log($0 / exact)) < abs(log($1 / exact)) }),
-           abs(log(match / exact)) < 0.05 {
+            let match = nominalThirdOctave.min(by: { abs(log($0 / exact)) < abs(log($1 / exact)) }),
+            abs(log(match / exact)) < 0.05
+        {
             return match
         }
         let digits = pow(10, floor(log10(exact)) - 2)

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Fractional-octave smoothing of a power spectrum: each bin becomes the mean power of the bins
 /// within ±1/(2n) octave of it, as room-acoustics and loudspeaker plots show spectra.
 enum OctaveSmoothing {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A spectral peak: a tone's frequency and level, interpolated between bins.
 public struct SpectralPeak: Sendable, Equatable {
     /// Index into the spectrum's channels.
@@ -54,8 +48,10 @@ extension PowerSpectrum {
     /// - Parameter prominence: when given, a peak must stand this many dB above the median level of
     ///   its neighbourhood (a sixth of an octave, at least four main lobes, either side, its own lobe
     ///   left out), so that bumps in a noise floor are not taken for tones.
-    public func peaks(count: Int, channel: Int, meanSquare: [[Double]], frequencies: ClosedRange<Double>? = nil,
-                      a4: Double = 440, prominence: Double? = nil) -> [SpectralPeak] {
+    public func peaks(
+        count: Int, channel: Int, meanSquare: [[Double]], frequencies: ClosedRange<Double>? = nil,
+        a4: Double = 440, prominence: Double? = nil
+    ) -> [SpectralPeak] {
         guard count > 0 else { return [] }
         let levels = values(fromMeanSquare: [meanSquare[channel]], in: .dbfs)[0]
         let last = binCount - 1
@@ -86,8 +82,9 @@ extension PowerSpectrum {
             let response = (window?.magnitude(atOffset: offset) ?? windowSum) / windowSum
             let level = beta - 20 * log10(response)
             let frequency = (Double(bin) + offset) * binWidth
-            return SpectralPeak(channel: channel, bin: bin, frequency: frequency, level: level,
-                                note: MusicalNote.nearest(to: frequency, a4: a4))
+            return SpectralPeak(
+                channel: channel, bin: bin, frequency: frequency, level: level,
+                note: MusicalNote.nearest(to: frequency, a4: a4))
         }
     }
 

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The averaged spectrum of a range of a file, per channel, with everything that states its
 /// conventions: window, FFT size, bin width, overlap, segments averaged.
 ///

@@ -25,8 +25,10 @@ public struct SpectrogramAnalyzer: Sendable {
 
     /// - Throws: `invalidRequest` for a channel the file lacks, or a plot (`columns`) of a stream
     ///   whose length is unknown.
-    public init(file: AudioFile, frames: Range<Int64>, channels: ChannelSelection, parameters: SpectrumParameters,
-                columns: Int?) throws(SignalPathError) {
+    public init(
+        file: AudioFile, frames: Range<Int64>, channels: ChannelSelection, parameters: SpectrumParameters,
+        columns: Int?
+    ) throws(SignalPathError) {
         precondition(!frames.isEmpty)
         try channels.validate(channels: file.format.channels, path: file.path)
         if columns != nil && frames.upperBound == Int64.max {
@@ -61,11 +63,12 @@ public struct SpectrogramAnalyzer: Sendable {
         func add(_ start: Int64) throws(SignalPathError) -> Bool {
             guard try source.load(start..<start + windowSize) == Int(windowSize) else { return false }
             for output in 0..<selected {
-                let channel: Int? = switch channels {
-                case .all: output
-                case .single(let index): index
-                case .mix: nil
-                }
+                let channel: Int? =
+                    switch channels {
+                    case .all: output
+                    case .single(let index): index
+                    case .mix: nil
+                    }
                 source.samples.withUnsafeBufferPointer { samples in
                     transform.transform(samples, firstFrame: 0, channels: fileChannels, channel: channel)
                 }

@@ -24,8 +24,10 @@ public struct SpectrumAnalyzer: Sendable {
     /// Prepares the analysis of `frames` of `file`.
     /// - Throws: `SignalPathError.invalidRequest` for a channel the file lacks, or median averaging
     ///   over more segments than memory allows.
-    public init(file: AudioFile, frames: Range<Int64>, channels: ChannelSelection,
-                parameters: SpectrumParameters) throws(SignalPathError) {
+    public init(
+        file: AudioFile, frames: Range<Int64>, channels: ChannelSelection,
+        parameters: SpectrumParameters
+    ) throws(SignalPathError) {
         precondition(SpectrumParameters.fftSizeRange.contains(parameters.fftSize) && parameters.fftSize % 2 == 0)
         precondition(parameters.windowSize >= 2 && parameters.windowSize <= parameters.fftSize)
         precondition(parameters.overlap >= 0 && parameters.overlap < 1)
@@ -41,7 +43,9 @@ public struct SpectrumAnalyzer: Sendable {
         self.frames = frames
         self.channels = channels
         self.parameters = parameters
-        segmentCount = isOpenEnded ? nil
+        segmentCount =
+            isOpenEnded
+            ? nil
             : Int((Int64(frames.count) - Int64(parameters.windowSize)) / Int64(parameters.hop)) + 1
         if let segmentCount { try checkMedianMemory(segments: segmentCount) }
     }
@@ -51,15 +55,17 @@ public struct SpectrumAnalyzer: Sendable {
         guard parameters.averaging == .median else { return }
         let bytes = segments * (parameters.fftSize / 2 + 1) * channels.count(channels: file.format.channels) * 4
         if bytes > SpectrumAnalyzer.medianMemoryLimit {
-            throw .invalidRequest(path: file.path, reason: "median averaging over \(segments) segments would need \(UnitFormat.bytes(Int64(bytes))); use a shorter range or --average mean")
+            throw .invalidRequest(
+                path: file.path, reason: "median averaging over \(segments) segments would need \(UnitFormat.bytes(Int64(bytes))); use a shorter range or --average mean")
         }
     }
 
     /// Runs the analysis on up to `workers` tasks (one for a stream, which reads front to back).
     public func run(workers: Int = 2) async throws(SignalPathError) -> PowerSpectrum {
         let window = WindowTable.shared(parameters.window, size: parameters.windowSize)
-        let combiner = ChunkCombiner(averaging: parameters.averaging, channels: channels.count(channels: file.format.channels),
-                                     bins: parameters.fftSize / 2 + 1)
+        let combiner = ChunkCombiner(
+            averaging: parameters.averaging, channels: channels.count(channels: file.format.channels),
+            bins: parameters.fftSize / 2 + 1)
         guard let segmentCount else {
             return try finish(combiner, window: window, segments: try runToEnd(combiner, window: window))
         }
@@ -172,11 +178,12 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
             }
             done += 1
             for output in 0..<selected {
-                let channel: Int? = switch analyzer.channels {
-                case .all: output
-                case .single(let index): index
-                case .mix: nil
-                }
+                let channel: Int? =
+                    switch analyzer.channels {
+                    case .all: output
+                    case .single(let index): index
+                    case .mix: nil
+                    }
                 frames.samples.withUnsafeBufferPointer { samples in
                     transform.transform(samples, firstFrame: 0, channels: fileChannels, channel: channel)
                 }
@@ -240,7 +247,9 @@ final class ChunkCombiner {
                     for segment in 0..<segments { column[segment] = values[segment * bins + bin] }
                     column.sort()
                     let middle = segments / 2
-                    let median = segments % 2 == 1 ? Double(column[middle])
+                    let median =
+                        segments % 2 == 1
+                        ? Double(column[middle])
                         : (Double(column[middle - 1]) + Double(column[middle])) / 2
                     return median / bias
                 }

@@ -11,8 +11,10 @@ public struct SpectrumParameters: Sendable, Equatable {
 
     public static let fftSizeRange = 16...(1 << 22)
 
-    public init(fftSize: Int = 4096, windowSize: Int? = nil, window: Window = .hann, overlap: Double = 0.5,
-                averaging: Averaging = .mean) {
+    public init(
+        fftSize: Int = 4096, windowSize: Int? = nil, window: Window = .hann, overlap: Double = 0.5,
+        averaging: Averaging = .mean
+    ) {
         self.fftSize = fftSize
         self.windowSize = windowSize ?? fftSize
         self.window = window

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How a computed spectrum is presented: scale, weighting, smoothing or bands, frequency limits,
 /// peaks.
 public struct SpectrumPresentation: Sendable, Equatable {
@@ -48,8 +42,9 @@ public struct SpectrumReport: Sendable {
         let weighted = presentation.weighting.apply(to: spectrum.meanSquare(), frequencies: frequencies)
         let limits = presentation.frequencies
         peaks = weighted.indices.map { channel in
-            spectrum.peaks(count: presentation.peakCount, channel: channel, meanSquare: weighted,
-                           frequencies: limits, a4: presentation.a4)
+            spectrum.peaks(
+                count: presentation.peakCount, channel: channel, meanSquare: weighted,
+                frequencies: limits, a4: presentation.a4)
         }
         if let fraction = presentation.bands {
             let bands = OctaveBand.bands(fraction: fraction, upTo: Double(spectrum.sampleRate) / 2)
@@ -64,9 +59,10 @@ public struct SpectrumReport: Sendable {
                 return Row(frequency: band.centre, band: band, values: values)
             }
         } else {
-            let smoothed = presentation.smoothing.map { fraction in
-                weighted.map { OctaveSmoothing.smooth($0, binWidth: spectrum.binWidth, fraction: fraction) }
-            } ?? weighted
+            let smoothed =
+                presentation.smoothing.map { fraction in
+                    weighted.map { OctaveSmoothing.smooth($0, binWidth: spectrum.binWidth, fraction: fraction) }
+                } ?? weighted
             let values = spectrum.values(fromMeanSquare: smoothed, in: presentation.scale)
             rows = frequencies.indices.compactMap { bin in
                 if let limits, !limits.contains(frequencies[bin]) { return nil }

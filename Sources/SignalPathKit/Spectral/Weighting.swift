@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Frequency weightings of IEC 61672-1 (sound level meters).
 public enum FrequencyWeighting: String, Sendable, CaseIterable {
     case a = "A"
@@ -21,7 +15,8 @@ public enum FrequencyWeighting: String, Sendable, CaseIterable {
         switch self {
         case .a:
             let (f2a, f3a) = (107.65265, 737.86223)
-            let response = f4 * f4 * f2 * f2
+            let response =
+                f4 * f4 * f2 * f2
                 / ((f2 + f1 * f1) * ((f2 + f2a * f2a) * (f2 + f3a * f3a)).squareRoot() * (f2 + f4 * f4))
             return 20 * log10(response) + 2.000
         case .c:

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A window function applied to each segment before the FFT.
 ///
 /// Coefficients are periodic ("DFT-even", as `scipy.signal.get_window` makes them for spectral
@@ -52,8 +46,8 @@ public enum Window: Sendable, Equatable {
         case .blackman: return "blackman"
         case .blackmanHarris: return "blackman-harris"
         case .flatTop: return "flat-top"
-        case .kaiser(let beta): return "kaiser:\(JSONValue.format(beta))"
-        case .gaussian(let alpha): return "gaussian:\(JSONValue.format(alpha))"
+        case .kaiser(let beta): return "kaiser:\(UnitFormat.shortest(beta))"
+        case .gaussian(let alpha): return "gaussian:\(UnitFormat.shortest(alpha))"
         }
     }
 

@@ -8,8 +8,10 @@ protocol ChunkWorking: AnyObject, Sendable {
 /// Runs chunks `0..<count` on `pool` in a task group: each worker takes the next chunk as it
 /// finishes one, and results reach `receive`, in the calling task, in the order they finish
 /// (callers that need chunk order merge by index). A worker is handed to one child task at a time.
-func runChunks<Worker: ChunkWorking>(_ count: Int, on pool: [Worker], path: String,
-                                     receive: (Worker.Output) -> Void) async throws(SignalPathError) {
+func runChunks<Worker: ChunkWorking>(
+    _ count: Int, on pool: [Worker], path: String,
+    receive: (Worker.Output) -> Void
+) async throws(SignalPathError) {
     do {
         try await withThrowingTaskGroup(of: (Worker, Worker.Output).self) { group in
             var nextChunk = 0

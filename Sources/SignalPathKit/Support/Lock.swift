@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A plain mutual-exclusion lock (pthread) guarding a C library's global state (libsndfile's error
 /// slot, FFTW's planner); `Protected` uses it to guard Swift values.
 ///

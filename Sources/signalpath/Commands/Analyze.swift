@@ -90,8 +90,10 @@ struct Analyze: AsyncParsableCommand {
         }
     }
 
-    private static func analyse(_ path: String, timeRange: TimeRange, settings: AnalysisSettings,
-                                workers: Int) async throws(SignalPathError) -> SignalAnalysis {
+    private static func analyse(
+        _ path: String, timeRange: TimeRange, settings: AnalysisSettings,
+        workers: Int
+    ) async throws(SignalPathError) -> SignalAnalysis {
         let file = try AudioFile.open(path)
         let frames = try timeRange.frames(in: path, sampleRate: file.format.sampleRate, frames: file.format.frames)
         let progress = ProgressLine(label: "analyze \(path)")

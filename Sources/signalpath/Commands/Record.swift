@@ -61,8 +61,9 @@ struct Record: ParsableCommand {
     func run() throws {
         StopSignals.install()
         do throws(SignalPathError) {
-            let recorder = try Recorder(path: output, source: input == "-" ? .standardInput : .device(device), format: raw,
-                                        sampleRate: rate, channels: channels, overwrite: force, fftSize: 4096, bands: nil)
+            let recorder = try Recorder(
+                path: output, source: input == "-" ? .standardInput : .device(device), format: raw,
+                sampleRate: rate, channels: channels, overwrite: force, fftSize: 4096, bands: nil)
             let summary: Recorder.Summary
             if StandardOutput.isTerminal {
                 let renderer = ANSIRenderer(depth: ColorDepth.detect(choice: .auto, isTerminal: true, environment: ProcessEnvironment.current))
@@ -72,7 +73,8 @@ struct Record: ParsableCommand {
                 var previous: Canvas?
                 summary = try recorder.run(duration: duration.flatMap(TimeRange.seconds), framesPerSecond: fps) { frame, written in
                     let size = TerminalSize.current(environment: ProcessEnvironment.current) ?? TerminalSize(columns: 80, rows: 24)
-                    screen.transport = "● REC " + UnitFormat.duration(frame.time) + " · " + UnitFormat.bytes(written * Int64(channels * raw.bytesPerSample))
+                    screen.transport =
+                        "● REC " + UnitFormat.duration(frame.time) + " · " + UnitFormat.bytes(written * Int64(channels * raw.bytesPerSample))
                         + "   Ctrl-C stops and finishes the file"
                     screen.show(frame, now: monotonicSeconds(), limit: max(1, size.columns - 6))
                     let canvas = PlotOutput.canvas(width: size.columns, height: size.rows) { screen.draw(into: &$0, area: $1) }

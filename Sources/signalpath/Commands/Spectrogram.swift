@@ -70,7 +70,9 @@ struct Spectrogram: AsyncParsableCommand {
                     try analyzer.run { frame throws(SignalPathError) in
                         let objects = analyzer.jsonFrames(frame)
                         if format == .ndjson {
-                            for object in objects { print(JSONValue.object([.init("schema", .string(SpectrogramAnalyzer.schema)), .init("path", .string(path))] + object).serialized()) }
+                            for object in objects {
+                                print(JSONValue.object([.init("schema", .string(SpectrogramAnalyzer.schema)), .init("path", .string(path))] + object).serialized())
+                            }
                         } else {
                             frameObjects += objects.map(JSONValue.object)
                         }
@@ -96,8 +98,9 @@ struct Spectrogram: AsyncParsableCommand {
         var levels: [[Double]] = []
         try analyzer.run { frame throws(SignalPathError) in levels.append(analyzer.spectrum(of: frame).values(in: .dbfs)[0]) }
         let rate = Double(file.format.sampleRate)
-        var view = SpectrogramPlot(title: analyzer.title, frequencies: analyzer.frequencies, frames: levels,
-                                   times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate)
+        var view = SpectrogramPlot(
+            title: analyzer.title, frequencies: analyzer.frequencies, frames: levels,
+            times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate)
         view.logarithmic = !plotting.linear
         view.floor = plotting.floor
         view.ceiling = plotting.ceiling ?? 0

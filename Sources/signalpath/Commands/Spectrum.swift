@@ -88,8 +88,9 @@ struct Spectrum: AsyncParsableCommand {
     private func analyse(_ path: String, timeRange: TimeRange, presentation: SpectrumPresentation) async throws(SignalPathError) -> SpectrumReport {
         let file = try AudioFile.open(path)
         let frames = try timeRange.frames(in: path, sampleRate: file.format.sampleRate, frames: file.format.frames)
-        let analyzer = try SpectrumAnalyzer(file: file, frames: frames, channels: show.channels,
-                                            parameters: engine.parameters(sampleRate: file.format.sampleRate))
+        let analyzer = try SpectrumAnalyzer(
+            file: file, frames: frames, channels: show.channels,
+            parameters: engine.parameters(sampleRate: file.format.sampleRate))
         return SpectrumReport(spectrum: try await analyzer.run(workers: jobs.workers), presentation: presentation)
     }
 }

@@ -1,7 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
+import SignalPathKit
 
 /// How much to do in parallel.
 struct JobOptions: ParsableArguments {
@@ -12,5 +10,5 @@ struct JobOptions: ParsableArguments {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs takes 1 to 256.") }
     }
 
-    var workers: Int { jobs ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    var workers: Int { jobs ?? onlineProcessorCount }
 }

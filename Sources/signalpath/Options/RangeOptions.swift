@@ -3,9 +3,11 @@ import SignalPathKit
 
 /// Which part of each file to analyse.
 struct RangeOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "Time range START..END: 1.5..3, 1.5s..3s, 250ms..750ms, 00:01:02.5..00:01:05, 90s.. (to the end), ..10s.",
-        valueName: "range"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Time range START..END: 1.5..3, 1.5s..3s, 250ms..750ms, 00:01:02.5..00:01:05, 90s.. (to the end), ..10s.",
+            valueName: "range"))
     var range: String?
 
     @Option(name: .long, help: ArgumentHelp("Start time (instead of --range): 90, 1.5s, 250ms, 01:30.", valueName: "time"))

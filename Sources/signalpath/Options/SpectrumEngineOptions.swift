@@ -12,9 +12,11 @@ struct SpectrumEngineOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Samples per segment (default: the FFT size); smaller than the FFT size zero-pads.", valueName: "n"))
     var windowSize: Int?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Window: rectangular, hann, hamming, blackman, blackman-harris, flat-top, kaiser[:BETA] (8.6), gaussian[:ALPHA] (2.5).",
-        valueName: "name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Window: rectangular, hann, hamming, blackman, blackman-harris, flat-top, kaiser[:BETA] (8.6), gaussian[:ALPHA] (2.5).",
+            valueName: "name"))
     var window = "hann"
 
     @Option(name: .long, help: ArgumentHelp("Overlap between segments in percent, 0 to 95.", valueName: "percent"))
@@ -61,10 +63,12 @@ struct SpectrumEngineOptions: ParsableArguments {
 
     /// The parameters for a file at `sampleRate` (after `validate()`).
     func parameters(sampleRate: Int) -> SpectrumParameters {
-        let size = fftSize ?? resolution.map { SpectrumParameters.fftSize(forBinWidth: $0, sampleRate: sampleRate) }
+        let size =
+            fftSize ?? resolution.map { SpectrumParameters.fftSize(forBinWidth: $0, sampleRate: sampleRate) }
             ?? max(windowSize ?? 4096, 4096) + (max(windowSize ?? 4096, 4096) % 2)
-        return SpectrumParameters(fftSize: size, windowSize: min(windowSize ?? size, size), window: Window(name: window)!,
-                                  overlap: (try? overlapFraction()) ?? 0.5, averaging: average)
+        return SpectrumParameters(
+            fftSize: size, windowSize: min(windowSize ?? size, size), window: Window(name: window)!,
+            overlap: (try? overlapFraction()) ?? 0.5, averaging: average)
     }
 }
 

@@ -3,21 +3,6 @@ import Testing
 import SignalPathTestSupport
 @testable import SignalPathKit
 
-func analyse(_ path: String, range: Range<Int64>? = nil, settings: AnalysisSettings = AnalysisSettings(),
-             workers: Int = 2) async throws -> SignalAnalysis {
-    let file = try AudioFile.open(path)
-    return try await SignalAnalyzer(file: file, frames: range ?? 0..<file.format.frames!, settings: settings).run(workers: workers)
-}
-
-/// A sine of `seconds` at `dbfs` (peak level), one value per frame.
-func sine(_ frequency: Double, dbfs: Double, seconds: Double, sampleRate: Int = 48_000, phase: Double = 0) -> [Double] {
-    let amplitude = pow(10, dbfs / 20)
-    return (0..<Int(seconds * Double(sampleRate))).map { amplitude * sin(2 * Double.pi * frequency * Double($0) / Double(sampleRate) + phase) }
-}
-
-/// The same mono signal on both channels, interleaved.
-func stereo(_ mono: [Double]) -> [Double] { mono.flatMap { [$0, $0] } }
-
 @Suite("Analysis: levels")
 struct LevelTests {
     let scratch = ScratchDirectory("analysis-levels")
@@ -114,8 +99,9 @@ struct LevelTests {
         #expect(!json.contains("nan") && !json.contains("inf"))
     }
 
-    @Test("statistics of random splits, merged, equal a direct model of every field (both the block and the per-sample paths)",
-          arguments: [1, 2, 3])
+    @Test(
+        "statistics of random splits, merged, equal a direct model of every field (both the block and the per-sample paths)",
+        arguments: [1, 2, 3])
     func mergeModel(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
         let rules = LevelStatistics.Rules(fullScale: 1, minimumClipRun: 3, silenceThreshold: 0.01)
@@ -150,16 +136,22 @@ struct LevelTests {
             let finite = samples.enumerated().filter { $0.element.isFinite }
             var clipped: Int64 = 0, run: Int64 = 0
             for (_, sample) in finite + [(0, 0)] {
-                if abs(sample) >= 1 { run += 1 } else { if run >= 3 { clipped += run }; run = 0 }
+                if abs(sample) >= 1 {
+                    run += 1
+                } else {
+                    if run >= 3 { clipped += run }
+                    run = 0
+                }
             }
             let peak = finite.map { abs($0.element) }.max() ?? 0
             let crossings = zip(finite, finite.dropFirst()).filter { ($0.element < 0) != ($1.element < 0) }.count
             let audible = finite.filter { abs($0.element) >= 0.01 }.map(\.offset)
-            let lowestBit = finite.filter { $0.element != 0 }.map { value -> Int in
-                let bits = value.element.bitPattern & 0x7FFF_FFFF
-                let exponent = Int(bits >> 23)
-                return max(exponent, 1) - 150 + ((bits & 0x7F_FFFF) | (exponent != 0 ? 0x80_0000 : 0)).trailingZeroBitCount
-            }.min() ?? .max
+            let lowestBit =
+                finite.filter { $0.element != 0 }.map { value -> Int in
+                    let bits = value.element.bitPattern & 0x7FFF_FFFF
+                    let exponent = Int(bits >> 23)
+                    return max(exponent, 1) - 150 + ((bits & 0x7F_FFFF) | (exponent != 0 ? 0x80_0000 : 0)).trailingZeroBitCount
+                }.min() ?? .max
             #expect(merged.clippedSamples == clipped)
             #expect(merged.zeroCrossings == Int64(crossings))
             #expect(merged.peak == peak && merged.peakFrame == (peak > 0 ? Int64(finite.first { abs($0.element) == peak }!.offset) : nil))
@@ -170,124 +162,5 @@ struct LevelTests {
             let squares = finite.reduce(0.0) { $0 + Double($1.element) * Double($1.element) }
             #expect(abs(merged.sumOfSquares - squares) <= 1e-9 * max(1, squares))
         }
-    }
-}
-
-@Suite("Analysis: loudness and true peak (EBU Tech 3341 / 3342, BS.1770-4)")
-struct LoudnessTests {
-    let scratch = ScratchDirectory("analysis-loudness")
-
-    /// Stereo 1 kHz sine at the given (level dBFS, seconds) steps.
-    func steps(_ name: String, _ steps: [(Double, Double)]) -> String {
-        floatWAV(scratch, name, stereo(steps.flatMap { sine(1000, dbfs: $0.0, seconds: $0.1) }), channels: 2)
-    }
-
-    @Test("Tech 3341 cases 1–2: a stereo 1 kHz sine at −23 and −33 dBFS reads −23.0 and −33.0 LUFS", arguments: [-23.0, -33.0])
-    func steadySine(level: Double) async throws {
-        let result = try await analyse(steps("sine\(Int(level)).wav", [(level, 20)]))
-        #expect(abs(result.loudness.integrated! - level) <= 0.1)
-        #expect(abs(result.loudness.momentaryMax! - level) <= 0.1)
-        #expect(abs(result.loudness.shortTermMax! - level) <= 0.1)
-    }
-
-    @Test("Tech 3341 cases 3–5: stepped levels read −23.0 ± 0.1 LUFS")
-    func steppedLevels() async throws {
-        for (index, program) in [[(-36.0, 10.0), (-23, 60), (-36, 10)],
-                                  [(-72.0, 10.0), (-36, 10), (-23, 60), (-36, 10), (-72, 10)],
-                                  [(-26.0, 20.0), (-20, 20.1), (-26, 20)]].enumerated() {
-            let result = try await analyse(steps("steps\(index).wav", program))
-            #expect(abs(result.loudness.integrated! - -23) <= 0.1, "case \(index + 3): \(result.loudness.integrated!)")
-        }
-    }
-
-    @Test("Tech 3342 cases 1–2: 20 s at −20 dBFS then 20 s at −30 (−15) read 10 (5) ± 1 LU")
-    func loudnessRange() async throws {
-        let wide = try await analyse(steps("lra10.wav", [(-20, 20), (-30, 20)]))
-        #expect(abs(wide.loudness.range! - 10) <= 1)
-        let narrow = try await analyse(steps("lra5.wav", [(-20, 20), (-15, 20)]))
-        #expect(abs(narrow.loudness.range! - 5) <= 1)
-    }
-
-    @Test("5.1: the LFE is left out and the surrounds weigh +1.5 dB")
-    func surroundWeights() async throws {
-        let tone = sine(1000, dbfs: -20, seconds: 5)
-        func layout(_ active: Int) -> [Double] { tone.flatMap { value in (0..<6).map { $0 == active ? value : 0 } } }
-        let front = try await analyse(floatWAV(scratch, "front.wav", layout(0), channels: 6)).loudness.integrated!
-        let lfe = try await analyse(floatWAV(scratch, "lfe.wav", layout(3), channels: 6)).loudness.integrated
-        let surround = try await analyse(floatWAV(scratch, "surround.wav", layout(4), channels: 6)).loudness.integrated!
-        #expect(lfe == nil)
-        #expect(abs(surround - front - 10 * log10(1.41)) < 0.01)
-    }
-
-    @Test("an fs/4 sine at 45° phase: sample peak −3.01 dBFS, true peak about 0 dBTP")
-    func interSamplePeak() async throws {
-        let samples = (0..<48_000).map { sin(Double.pi / 2 * Double($0) + Double.pi / 4) }
-        let result = try await analyse(floatWAV(scratch, "fs4.wav", stereo(samples), channels: 2))
-        #expect(abs(result.channels[0].peak - -3.0103) < 0.01)
-        #expect(abs(result.truePeak) < 0.3, "true peak \(result.truePeak) dBTP")
-        #expect(abs(result.channels[1].truePeak - result.channels[0].truePeak) < 1e-9)
-    }
-}
-
-@Suite("Analysis: tones, distortion, spectral summary")
-struct SpectralAnalysisTests {
-    let scratch = ScratchDirectory("analysis-spectral")
-
-    @Test("a 1 s 997 Hz tone at 48 kHz is found within 0.1 Hz, at its level")
-    func toneFrequency() async throws {
-        let result = try await analyse(floatWAV(scratch, "997.wav", sine(997, dbfs: -6.0206, seconds: 1)))
-        let tone = try #require(result.overall.tones.first)
-        #expect(abs(tone.frequency - 997) < 0.1)
-        #expect(abs(tone.level - -6.0206) < 0.05)
-        #expect(tone.note?.name == "B5")
-    }
-
-    @Test("a sine with 1 % second and 0.5 % third harmonics: THD 1.118 % ± 0.02")
-    func harmonicDistortion() async throws {
-        let frames = 96_000
-        let samples = (0..<frames).map { n -> Double in
-            let t = 2 * Double.pi * 1000 * Double(n) / 48_000
-            return 0.5 * (sin(t) + 0.01 * sin(2 * t) + 0.005 * sin(3 * t))
-        }
-        let distortion = try #require(try await analyse(floatWAV(scratch, "thd.wav", samples)).overall.distortion)
-        #expect(abs(distortion.thd * 100 - 1.118) <= 0.02, "THD \(distortion.thd * 100) %")
-        #expect(abs(distortion.fundamental - 1000) < 0.1)
-        #expect(distortion.thdPlusNoise >= distortion.thd)
-        #expect(distortion.harmonicsCounted == 9)
-    }
-
-    @Test("16-bit sine: SINAD near the quantisation limit (≈ 98 dB for a full-scale tone), ENOB near 16")
-    func quantisationNoise() async throws {
-        let builder = PCMFileBuilder(container: .wav, encoding: .signed16, channels: 1, sampleRate: 48_000)
-        var generator = SeededGenerator(seed: 11)
-        // TPDF dither makes the error noise-like; a −1 dBFS tone at 997 Hz.
-        let samples = sine(997, dbfs: -1, seconds: 2).map { value -> Double in
-            let dither = Double.random(in: -0.5..<0.5, using: &generator) + Double.random(in: -0.5..<0.5, using: &generator)
-            return (value * 32768 + dither).rounded() / 32768
-        }
-        let distortion = try #require(try await analyse(scratch.write("q16.wav", builder.file(samples: samples))).overall.distortion)
-        // 6.02·16 + 1.76 = 98.1 dB for an undithered full-scale sine; TPDF dither triples the noise
-        // power (−4.8 dB), the −1 dB level and the 20 kHz of 24 kHz bandwidth (+0.8 dB) move it a little.
-        #expect(distortion.sinad > 91 && distortion.sinad < 95, "SINAD \(distortion.sinad) dB")
-        #expect(distortion.enob > 14.8 && distortion.enob < 15.5)
-    }
-
-    @Test("white noise low-passed at 16 kHz: bandwidth ≈ 16 kHz; flatness near 1 for white noise")
-    func bandwidth() async throws {
-        let noise = Signals.noise(count: 480_000, amplitude: 0.5, seed: 5)
-        let white = try await analyse(floatWAV(scratch, "white.wav", noise))
-        #expect(white.overall.summary!.flatness > 0.5)
-        #expect(abs(white.overall.summary!.centroid - 12_000) < 300, "white noise: centroid at the middle of the band")
-        // An ideal low-pass: zero every DFT bin above 16 kHz.
-        let path = scratch.file("lowpass.wav")
-        let script = "import numpy as np, soundfile as sf\n"
-            + "rng = np.random.default_rng(5); x = rng.uniform(-0.5, 0.5, 480000)\n"
-            + "X = np.fft.rfft(x); X[np.fft.rfftfreq(len(x), 1/48000) > 16000] = 0\n"
-            + "sf.write('\(path)', np.fft.irfft(X, len(x)), 48000, subtype='FLOAT')\n"
-        let run = try SignalPathTestSupport.run("/usr/bin/env", ["python3", "-c", script])
-        #expect(run.status == 0, "\(run.stderr)")
-        let lowpassed = try await analyse(path)
-        #expect(abs(lowpassed.overall.summary!.bandwidth - 16_000) < 100, "bandwidth \(lowpassed.overall.summary!.bandwidth) Hz")
-        #expect(white.overall.summary!.bandwidth > 23_000)
     }
 }

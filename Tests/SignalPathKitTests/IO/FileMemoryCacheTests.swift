@@ -22,7 +22,10 @@ private struct CacheModel {
         var start: Int64?
         for offset in range {
             if isCovered(offset) {
-                if let runStart = start { runs.append(runStart..<offset); start = nil }
+                if let runStart = start {
+                    runs.append(runStart..<offset)
+                    start = nil
+                }
             } else if start == nil {
                 start = offset
             }
@@ -179,7 +182,8 @@ struct FileMemoryCacheTests {
                 if Bool.random(using: &random) {
                     cache.store(FileBytes(Array(file[start..<start + length])), at: Int64(start))
                 } else if case .hit(let bytes) = cache.data(for: Int64(start)..<Int64(start + length)),
-                          bytes.array != Array(file[start..<start + length]) {
+                    bytes.array != Array(file[start..<start + length])
+                {
                     mismatches.increment()
                 }
             }
@@ -194,6 +198,14 @@ struct FileMemoryCacheTests {
 final class Counter: @unchecked Sendable {
     private let lock = DispatchSemaphore(value: 1)
     private var count = 0
-    func increment() { lock.wait(); count += 1; lock.signal() }
-    var value: Int { lock.wait(); defer { lock.signal() }; return count }
+    func increment() {
+        lock.wait()
+        count += 1
+        lock.signal()
+    }
+    var value: Int {
+        lock.wait()
+        defer { lock.signal() }
+        return count
+    }
 }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Data goes to standard output.
 public enum StandardOutput {
     /// True when standard output is a terminal (then results are drawn for people).

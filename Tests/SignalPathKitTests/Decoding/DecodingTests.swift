@@ -36,8 +36,9 @@ extension PCMFileBuilder.Encoding {
 
 /// A test signal touching the extremes: a stereo sine pair, seeded noise, and full-scale values.
 func testSignal(channels: Int, frames: Int, sampleRate: Int) -> [Double] {
-    var samples = Signals.sines(frequencies: [440, 1000, 3000].prefix(channels).map { $0 }, amplitude: 0.5,
-                                sampleRate: sampleRate, frames: frames)
+    var samples = Signals.sines(
+        frequencies: [440, 1000, 3000].prefix(channels).map { $0 }, amplitude: 0.5,
+        sampleRate: sampleRate, frames: frames)
     let noise = Signals.noise(count: samples.count, amplitude: 0.25, seed: 3)
     for index in samples.indices { samples[index] += noise[index] }
     for index in 0..<min(channels * 4, samples.count) { samples[index] = [-1.0, 0.999_999, -0.5, 0][index % 4] }
@@ -48,8 +49,9 @@ func testSignal(channels: Int, frames: Int, sampleRate: Int) -> [Double] {
 struct DecodingTests {
     let scratch = ScratchDirectory("decoding")
 
-    @Test("each PCM container and encoding decodes to the exact sample values, with both decoders",
-          arguments: pcmCases.map { "\($0.0)/\($0.1)" })
+    @Test(
+        "each PCM container and encoding decodes to the exact sample values, with both decoders",
+        arguments: pcmCases.map { "\($0.0)/\($0.1)" })
     func pcmExactValues(name: String) throws {
         let (container, encoding) = pcmCases.first { "\($0.0)/\($0.1)" == name }!
         for channels in [1, 2, 3] {
@@ -73,8 +75,9 @@ struct DecodingTests {
         }
     }
 
-    @Test("direct PCM conversion is bit-identical to libsndfile on random bit patterns",
-          arguments: pcmCases.map { "\($0.0)/\($0.1)" })
+    @Test(
+        "direct PCM conversion is bit-identical to libsndfile on random bit patterns",
+        arguments: pcmCases.map { "\($0.0)/\($0.1)" })
     func directEqualsLibsndfile(name: String) throws {
         let (container, encoding) = pcmCases.first { "\($0.0)/\($0.1)" == name }!
         let builder = PCMFileBuilder(container: container, encoding: encoding, channels: 2, sampleRate: 48_000)
@@ -151,8 +154,9 @@ struct DecodingTests {
         #expect(file.metadata.first { $0.key == "title" }?.value == "Take 3 — ♪ A4")
         #expect(file.metadata.first { $0.key == "artist" }?.value == "Quartet")
         #expect(file.metadata.first { $0.key == "comment" }?.value == "bell \u{1B}[31m red")
-        #expect(FileInfo(path: path, format: file.format, metadata: file.metadata, fileSize: nil, decoder: "").text
-            .contains("bell \\e[31m red"))
+        #expect(
+            FileInfo(path: path, format: file.format, metadata: file.metadata, fileSize: nil, decoder: "").text
+                .contains("bell \\e[31m red"))
     }
 
     @Test("reopened decoders share the cache and read independently on several threads")
@@ -195,8 +199,9 @@ struct DecodingTests {
         return (file, samples)
     }
 
-    @Test("PCM streams decode as they arrive, with real or placeholder sizes in the header",
-          arguments: [PCMFileBuilder.Container.wav, .wavExtensible, .rf64, .w64, .aiff, .aifcSowt])
+    @Test(
+        "PCM streams decode as they arrive, with real or placeholder sizes in the header",
+        arguments: [PCMFileBuilder.Container.wav, .wavExtensible, .rf64, .w64, .aiff, .aifcSowt])
     func pcmStream(container: PCMFileBuilder.Container) throws {
         let builder = PCMFileBuilder(container: container, encoding: .signed16, channels: 2, sampleRate: 16_000)
         let signal = testSignal(channels: 2, frames: 150_000, sampleRate: 16_000)
@@ -206,8 +211,9 @@ struct DecodingTests {
         switch container {
         case .wav, .wavExtensible:
             placeholder.replaceSubrange(4..<8, with: [0xFF, 0xFF, 0xFF, 0xFF])
-            placeholder.replaceSubrange(builder.header(dataBytes: 0).count - 4..<builder.header(dataBytes: 0).count,
-                                        with: [0xFF, 0xFF, 0xFF, 0xFF])
+            placeholder.replaceSubrange(
+                builder.header(dataBytes: 0).count - 4..<builder.header(dataBytes: 0).count,
+                with: [0xFF, 0xFF, 0xFF, 0xFF])
         case .w64:
             let header = builder.header(dataBytes: 0).count
             placeholder.replaceSubrange(header - 8..<header, with: [UInt8](repeating: 0xFF, count: 8))
@@ -219,8 +225,10 @@ struct DecodingTests {
         // one more frame (the header cannot say where the samples end).
         let trailing: [UInt8] = [1, 2, 3, 4]
         let extraFrame: [Float] = [Float(0x0201) / 32768, Float(0x0403) / 32768]
-        for (name, bytes, wanted) in [("sized", builder.file(samples: signal) + trailing, expected),
-                                      ("placeholder", placeholder + trailing, hasPlaceholder ? expected + extraFrame : expected)] {
+        for (name, bytes, wanted) in [
+            ("sized", builder.file(samples: signal) + trailing, expected),
+            ("placeholder", placeholder + trailing, hasPlaceholder ? expected + extraFrame : expected),
+        ] {
             let fifo = "\(container)-\(name)"
             let (file, samples) = try decodeThroughPipe(bytes, name: fifo)
             #expect(!file.isSeekable && file.usesDirectPCM)

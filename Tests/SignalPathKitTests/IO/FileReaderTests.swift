@@ -26,10 +26,12 @@ struct FileReaderTests {
         #expect(reader.size == Int64(size))
         // Both kinds of read: DispatchIO reads under 128 KiB, barrier reads into pooled buffers above.
         let large = ReadBufferPool.smallestCapacity
-        for range in [0..<100, 1000..<1_001_000, size - 10..<size, size - 10..<size + 100, size..<size + 5,
-                      size + 1000..<size + 2000, 500..<500, 0..<size,
-                      7..<7 + large - 1, 7..<7 + large, size - 1000..<size - 1000 + large, size - 700_000..<size + 700_000,
-                      size..<size + large, size + 5000..<size + 5000 + 3 * large] {
+        for range in [
+            0..<100, 1000..<1_001_000, size - 10..<size, size - 10..<size + 100, size..<size + 5,
+            size + 1000..<size + 2000, 500..<500, 0..<size,
+            7..<7 + large - 1, 7..<7 + large, size - 1000..<size - 1000 + large, size - 700_000..<size + 700_000,
+            size..<size + large, size + 5000..<size + 5000 + 3 * large,
+        ] {
             #expect(firstDifference(try reader.readBlocking(Int64(range.lowerBound)..<Int64(range.upperBound)).array, expected(range)) == nil, "\(range)")
         }
     }

@@ -23,8 +23,14 @@ public enum UnitFormat {
         guard value.isFinite, value != 0 else { return value == 0 ? "0" : fixed(value, 0) }
         var magnitude = 0
         var scaled = abs(value)
-        while scaled >= 10 { scaled /= 10; magnitude += 1 }
-        while scaled < 1 { scaled *= 10; magnitude -= 1 }
+        while scaled >= 10 {
+            scaled /= 10
+            magnitude += 1
+        }
+        while scaled < 1 {
+            scaled *= 10
+            magnitude -= 1
+        }
         guard magnitude > -15 && magnitude < 15 else { return value.description }
         var text = fixed(value, max(0, digits - 1 - magnitude))
         if text.contains(".") {
@@ -32,6 +38,13 @@ public enum UnitFormat {
             if text.hasSuffix(".") { text.removeLast() }
         }
         return text
+    }
+
+    /// The shortest text that reads back as the same Double; integral values print without ".0"
+    /// (`shortest(8.6)` → "8.6", `shortest(20.0)` → "20"). JSON numbers and option values use it.
+    public static func shortest(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return value.description
     }
 
     /// A duration: "0.250 s", "12.500 s", "1 min 02.5 s", "1 h 02 min 03.5 s".

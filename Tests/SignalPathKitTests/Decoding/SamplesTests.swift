@@ -20,11 +20,17 @@ struct SamplesTests {
     func sine() throws {
         let expected = (0..<96_000).map { quantized(0.5 * sin(2 * Double.pi * 1000 * Double($0) / 48_000), bits: 16) }
         let wav = try sample("sine-1k-48k-s16-mono.wav")
-        #expect(wav.format == AudioFormat(container: .wav, sampleFormat: .pcm(bits: 16, signed: true),
-                                          sampleRate: 48_000, channels: 1, frames: 96_000))
+        #expect(
+            wav.format
+                == AudioFormat(
+                    container: .wav, sampleFormat: .pcm(bits: 16, signed: true),
+                    sampleRate: 48_000, channels: 1, frames: 96_000))
         #expect(firstDifference(try wav.readFrames(0..<96_000), expected) == nil)
-        #expect(wav.metadata == [MetadataEntry(key: "title", value: "1 kHz sine, -6.02 dBFS"),
-                                 MetadataEntry(key: "artist", value: "signalpath samples")])
+        #expect(
+            wav.metadata == [
+                MetadataEntry(key: "title", value: "1 kHz sine, -6.02 dBFS"),
+                MetadataEntry(key: "artist", value: "signalpath samples"),
+            ])
         let rf64 = try sample("sine-1k-48k-s16-mono.rf64")
         #expect(rf64.format.container == .rf64 && rf64.format.frames == 12_000)
         #expect(firstDifference(try rf64.readFrames(0..<12_000), Array(expected.prefix(12_000))) == nil)

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Diagnostics go to standard error, unbuffered, one whole line per call.
 public enum StandardError {
     /// Writes `line` and a newline to file descriptor 2.

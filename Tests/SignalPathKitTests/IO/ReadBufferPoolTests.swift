@@ -10,8 +10,10 @@ struct ReadBufferPoolTests {
     @Test("size classes are the next power of two, at least 128 KiB")
     func sizeClasses() {
         let kib = 1 << 10
-        let cases = [(1, 128 * kib), (128 * kib, 128 * kib), (128 * kib + 1, 256 * kib), (300_000, 512 * kib),
-                     (1 << 20, 1 << 20), ((1 << 20) + 1, 2 << 20), (5 << 20, 8 << 20)]
+        let cases = [
+            (1, 128 * kib), (128 * kib, 128 * kib), (128 * kib + 1, 256 * kib), (300_000, 512 * kib),
+            (1 << 20, 1 << 20), ((1 << 20) + 1, 2 << 20), (5 << 20, 8 << 20),
+        ]
         for (length, capacity) in cases {
             #expect(ReadBufferPool.capacity(for: length) == capacity, "\(length)")
         }

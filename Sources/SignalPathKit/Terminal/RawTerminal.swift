@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The terminal in full-screen mode: raw keyboard input (no echo, no line editing, Ctrl-C as a
 /// key), the alternate screen and a hidden cursor. `restore()` puts everything back; it runs on
 /// quit, on errors (deinit) and from the SIGINT/SIGTERM/SIGHUP handling of the caller.

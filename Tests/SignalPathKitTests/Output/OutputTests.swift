@@ -16,9 +16,12 @@ struct OutputTests {
             "list": .array([true, false, nil]),
             "empty": .object([JSONValue.Member]()),
         ])
-        #expect(value.serialized() == #"{"schema":"x/1","count":3,"ratio":0.25,"whole":2,"missing":null,"infinite":null,"text":"quote \" backslash \\ newline \n escape \u001b bell \u0007 é ♪","list":[true,false,null],"empty":{}}"#)
+        #expect(
+            value.serialized()
+                == #"{"schema":"x/1","count":3,"ratio":0.25,"whole":2,"missing":null,"infinite":null,"text":"quote \" backslash \\ newline \n escape \u001b bell \u0007 é ♪","list":[true,false,null],"empty":{}}"#
+        )
         #expect(JSONValue.array([1, 2]).serialized(pretty: true) == "[\n  1,\n  2\n]")
-        #expect(JSONValue.format(1e-7) == "1e-07" && JSONValue.format(-6.02) == "-6.02" && JSONValue.format(1e20) == "1e+20")
+        #expect(UnitFormat.shortest(1e-7) == "1e-07" && UnitFormat.shortest(-6.02) == "-6.02" && UnitFormat.shortest(1e20) == "1e+20")
     }
 
     @Test("terminal text shows control characters and escape sequences escaped")

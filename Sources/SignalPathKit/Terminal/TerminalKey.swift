@@ -13,7 +13,11 @@ public enum TerminalKey: Equatable, Sendable {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == 0x03 { keys.append(.interrupt); index += 1; continue }
+            if byte == 0x03 {
+                keys.append(.interrupt)
+                index += 1
+                continue
+            }
             if byte == 0x1B {
                 guard index + 1 < bytes.count, bytes[index + 1] == 0x5B || bytes[index + 1] == 0x4F else {
                     keys.append(.escape)
@@ -23,7 +27,11 @@ public enum TerminalKey: Equatable, Sendable {
                 // ESC [ parameters final, or ESC O final.
                 var end = index + 2
                 while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
-                guard end < bytes.count else { keys.append(.escape); index += 1; continue }
+                guard end < bytes.count else {
+                    keys.append(.escape)
+                    index += 1
+                    continue
+                }
                 let parameters = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
                 let shifted = parameters.hasSuffix(";2")
                 switch (bytes[end], parameters) {

@@ -3,26 +3,13 @@ import Testing
 import SignalPathTestSupport
 @testable import SignalPathKit
 
-/// Writes `samples` (interleaved) as a 32-bit float WAV, so the analysed values are exactly the synthesized ones.
-func floatWAV(_ scratch: ScratchDirectory, _ name: String, _ samples: [Double], channels: Int = 1, sampleRate: Int = 48_000) -> String {
-    let builder = PCMFileBuilder(container: .wav, encoding: .float32, channels: channels, sampleRate: sampleRate)
-    return scratch.write(name, builder.file(samples: samples))
-}
-
-func spectrum(_ path: String, range: Range<Int64>? = nil, channels: ChannelSelection = .all,
-              _ parameters: SpectrumParameters = SpectrumParameters(), workers: Int = 2) async throws -> PowerSpectrum {
-    let file = try AudioFile.open(path)
-    let analyzer = try SpectrumAnalyzer(file: file, frames: range ?? 0..<file.format.frames!, channels: channels,
-                                        parameters: parameters)
-    return try await analyzer.run(workers: workers)
-}
-
 @Suite("Spectrum engine")
 struct SpectrumTests {
     let scratch = ScratchDirectory("spectrum")
 
-    @Test("a full-scale sine on a bin centre reads 0.00 dBFS with every window",
-          arguments: [Window.rectangular, .hann, .hamming, .blackman, .blackmanHarris, .flatTop, .kaiser(beta: 8.6), .gaussian(alpha: 2.5)])
+    @Test(
+        "a full-scale sine on a bin centre reads 0.00 dBFS with every window",
+        arguments: [Window.rectangular, .hann, .hamming, .blackman, .blackmanHarris, .flatTop, .kaiser(beta: 8.6), .gaussian(alpha: 2.5)])
     func fullScaleSine(window: Window) async throws {
         let bin = 100.0, frequency = bin * 48_000 / 4096  // 1171.875 Hz
         let path = floatWAV(scratch, "fs-\(window.name).wav", Signals.sines(frequencies: [frequency], amplitude: 1, sampleRate: 48_000, frames: 48_000))
@@ -129,9 +116,11 @@ struct SpectrumTests {
 
 @Suite("Spectrum against scipy")
 struct ScipyWelchTests {
-    @Test("PSD equals scipy.signal.welch on a seeded noise fixture to 0.01 dB", arguments: [
-        ("hann", Window.hann, 4096, 2048), ("blackmanharris", Window.blackmanHarris, 1000, 750),
-    ])
+    @Test(
+        "PSD equals scipy.signal.welch on a seeded noise fixture to 0.01 dB",
+        arguments: [
+            ("hann", Window.hann, 4096, 2048), ("blackmanharris", Window.blackmanHarris, 1000, 750),
+        ])
     func welch(name: String, window: Window, size: Int, overlapFrames: Int) async throws {
         let fixture = try String(contentsOfFile: "\(repositoryRoot)/Tests/Fixtures/welch-noise-psd.csv", encoding: .utf8)
         let expected = fixture.split(separator: "\n").filter { $0.hasPrefix("\(name),") }.map { line in

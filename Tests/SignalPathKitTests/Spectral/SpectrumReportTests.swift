@@ -7,16 +7,18 @@ import SignalPathTestSupport
 struct SpectrumPresentationTests {
     let scratch = ScratchDirectory("presentation")
 
-    @Test("an off-bin tone's peak frequency is within 0.05 bin and its level within 0.05 dB, for every window",
-          arguments: [Window.rectangular, .hann, .hamming, .blackman, .blackmanHarris, .flatTop, .kaiser(beta: 8.6), .gaussian(alpha: 2.5)])
+    @Test(
+        "an off-bin tone's peak frequency is within 0.05 bin and its level within 0.05 dB, for every window",
+        arguments: [Window.rectangular, .hann, .hamming, .blackman, .blackmanHarris, .flatTop, .kaiser(beta: 8.6), .gaussian(alpha: 2.5)])
     func offBinPeak(window: Window) async throws {
         var random = SeededGenerator(seed: 31)
         for trial in 0..<4 {
             let bin = 150 + Double.random(in: 0..<1, using: &random)
             let frequency = bin * 48_000 / 4096
             let amplitude = [0.5, 0.1, 0.9, 0.25][trial]
-            let path = floatWAV(scratch, "peak-\(window.name)-\(trial).wav",
-                                Signals.sines(frequencies: [frequency], amplitude: amplitude, sampleRate: 48_000, frames: 48_000))
+            let path = floatWAV(
+                scratch, "peak-\(window.name)-\(trial).wav",
+                Signals.sines(frequencies: [frequency], amplitude: amplitude, sampleRate: 48_000, frames: 48_000))
             let result = try await spectrum(path, SpectrumParameters(window: window))
             let peak = try #require(result.peaks(count: 1, channel: 0, meanSquare: result.meanSquare()).first)
             #expect(abs(peak.frequency - frequency) / result.binWidth < 0.05, "\(window.name): \(peak.frequency) vs \(frequency)")
@@ -155,34 +157,5 @@ struct SpectrumPresentationTests {
         #expect(abs(peaks[0].frequency - 1000) < 0.1 && abs(peaks[1].frequency - 2500) < 0.1)
         let bytesRead = file.source!.reader.statistics.bytesRead
         #expect(bytesRead < 48_000 * 4 + 3 * Int64(CachedFile.defaultBlockSize), "read \(bytesRead) bytes for a 192 000-byte range")
-    }
-}
-
-@Suite("Time ranges")
-struct TimeRangeTests {
-    @Test("every documented way of writing a range")
-    func parsing() {
-        let cases: [(String, Double?, Double?)] = [
-            ("1.5..3", 1.5, 3), ("1.5s..3s", 1.5, 3), ("250ms..750ms", 0.25, 0.75), ("00:01:02.5..00:01:05", 62.5, 65),
-            ("90s..", 90, nil), ("..10s", nil, 10), ("1:30..2:00", 90, 120), ("2min..3min", 120, 180), (" 0 .. 1h ", 0, 3600),
-        ]
-        for (text, start, end) in cases {
-            #expect(TimeRange(parsing: text) == TimeRange(start: start, end: end), "\(text)")
-        }
-        for bad in ["", "..", "3", "1..2..3", "-1..2", "a..b", "1e3..2", "00:61:00..", "1.2.3..4", "1:2:3:4..", "..5 s", "10x.."] {
-            #expect(TimeRange(parsing: bad) == nil, "'\(bad)' should not parse")
-        }
-    }
-
-    @Test("frames round to the nearest frame; an end past the file is its end; bad ranges name the duration")
-    func frames() throws {
-        let range = TimeRange(start: 0.5, end: 1.25)
-        #expect(try range.frames(in: "f", sampleRate: 48_000, frames: 96_000) == 24_000..<60_000)
-        #expect(try TimeRange(start: 1.5, end: 9).frames(in: "f", sampleRate: 48_000, frames: 96_000) == 72_000..<96_000)
-        #expect(try TimeRange(start: 1, end: nil).frames(in: "-", sampleRate: 48_000, frames: nil) == 48_000..<Int64.max)
-        #expect(throws: SignalPathError.invalidRequest(path: "f", reason: "range 3.000 s .. 4.000 s starts after the end of the file (it lasts 2.000 s)")) {
-            try TimeRange(start: 3, end: 4).frames(in: "f", sampleRate: 48_000, frames: 96_000)
-        }
-        #expect(throws: SignalPathError.self) { try TimeRange(start: 1.5, end: 1).frames(in: "f", sampleRate: 48_000, frames: 96_000) }
     }
 }

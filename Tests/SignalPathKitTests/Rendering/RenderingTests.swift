@@ -3,24 +3,6 @@ import Testing
 import SignalPathTestSupport
 @testable import SignalPathKit
 
-/// A canvas pre-filled with a marker, so that drawing outside the view's area shows in goldens.
-func markedCanvas(width: Int, height: Int) -> Canvas { Canvas(width: width, height: height, fill: Cell("·")) }
-
-/// A spectrum with known content: a floor at −100 dB, tones at 1 kHz (−6 dB) and 5 kHz (−40 dB)
-/// on the first channel, 200 Hz (−20 dB) on the second; 1024 bins of 23.4375 Hz (48 kHz / 2048).
-func syntheticPlot(channels: Int = 2) -> SpectrumPlot {
-    let frequencies = (0..<1025).map { Double($0) * 23.4375 }
-    func tones(_ list: [(Double, Double)]) -> [Double] {
-        frequencies.map { frequency in list.reduce(-100) { level, tone in abs(frequency - tone.0) < 30 ? max(level, tone.1) : level } }
-    }
-    var data = [("left", tones([(1000, -6), (5000, -40)]))]
-    if channels > 1 { data.append(("right", tones([(200, -20)]))) }
-    var plot = SpectrumPlot(title: "test.wav · 0.00–1.00 s", frequencies: frequencies, channels: data)
-    plot.ceiling = 0
-    plot.peaks = [SpectralPeak(channel: 0, bin: 43, frequency: 1000, level: -6, note: MusicalNote.nearest(to: 1000))]
-    return plot
-}
-
 @Suite("Rendering: colour depth, ANSI backend, tiny sizes")
 struct RenderingTests {
     @Test("colour depth: NO_COLOR, TERM=dumb and pipes give none; COLORTERM, TERM and --color pick the depth")
@@ -123,93 +105,5 @@ struct RenderingTests {
         #expect(svg.hasPrefix("<?xml") && svg.contains("<svg xmlns=\"http://www.w3.org/2000/svg\"") && svg.hasSuffix("</svg>\n"))
         #expect(svg.contains(">&lt;</text>") && svg.contains(">&amp;</text>"))
         #expect(svg.contains("fill=\"#fde725\"") && svg.contains("fill=\"#440154\""))
-    }
-}
-
-/// Compares `actual` with the golden file `name`; with UPDATE_GOLDEN=1 in the environment, writes it
-/// instead (then the diff is reviewed like code).
-func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let path = repositoryRoot + "/Tests/SignalPathKitTests/Golden/" + name
-    if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
-        try (actual + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        return
-    }
-    let expected = try String(contentsOfFile: path, encoding: .utf8)
-    let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-    let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
-    for (index, (want, got)) in zip(expectedLines, actualLines).enumerated() where want != got {
-        Issue.record(Comment(rawValue: "\(name) line \(index + 1):\n  golden: \(want)\n  drawn:  \(got)"), sourceLocation: sourceLocation)
-        return
-    }
-    #expect(expectedLines.count == actualLines.count, "\(name): \(actualLines.count) lines drawn, \(expectedLines.count) in the golden file",
-            sourceLocation: sourceLocation)
-}
-
-@Suite("Rendering: golden canvases")
-struct GoldenTests {
-    /// The view drawn into `area` of a marker-filled canvas: text and style codes.
-    func render(width: Int, height: Int, area: Area, _ draw: (inout Canvas, Area) -> Void) -> Canvas {
-        var canvas = markedCanvas(width: width, height: height)
-        draw(&canvas, area)
-        return canvas
-    }
-
-    @Test("spectrum plot, braille lines, two channels, log axis, peak marker")
-    func spectrumLines() throws {
-        let canvas = render(width: 64, height: 18, area: Area(x: 1, y: 1, width: 62, height: 16)) { syntheticPlot().draw(into: &$0, area: $1) }
-        try expectGolden(canvas.text, "spectrum-lines.txt")
-        try expectGolden(canvas.styleCodes, "spectrum-lines.styles.txt")
-    }
-
-    @Test("spectrum plot, eighth-block bars, one channel, linear axis")
-    func spectrumBars() throws {
-        var plot = syntheticPlot(channels: 1)
-        plot.traceStyle = .bars
-        plot.logarithmic = false
-        plot.floor = -110
-        let canvas = render(width: 50, height: 14, area: Area(x: 2, y: 1, width: 46, height: 12)) { plot.draw(into: &$0, area: $1) }
-        try expectGolden(canvas.text, "spectrum-bars.txt")
-        try expectGolden(canvas.styleCodes, "spectrum-bars.styles.txt")
-    }
-
-    /// A chirp-like spectrogram: in frame t a tone at bin 4·2^(t/4), −20 dB over a −90 dB floor.
-    func chirp(shades: Bool) -> SpectrogramPlot {
-        let frequencies = (0..<1025).map { Double($0) * 23.4375 }
-        let frames = (0..<24).map { t -> [Double] in
-            let tone = Int(4 * pow(2, Double(t) / 4))
-            return frequencies.indices.map { abs($0 - tone) <= tone / 8 ? -20 : -90 }
-        }
-        var plot = SpectrogramPlot(title: "chirp.wav", frequencies: frequencies, frames: frames, times: 0...6)
-        plot.floor = -100
-        plot.ceiling = 0
-        plot.shades = shades
-        return plot
-    }
-
-    @Test("spectrogram heat map: half blocks with heat styles; and the shade ramp without colour")
-    func spectrogram() throws {
-        let colour = render(width: 36, height: 14, area: Area(x: 1, y: 1, width: 34, height: 12)) { chirp(shades: false).draw(into: &$0, area: $1) }
-        try expectGolden(colour.text, "spectrogram.txt")
-        try expectGolden(colour.styleCodes, "spectrogram.styles.txt")
-        let backgrounds = colour.cells.compactMap(\.background).map(\.code)
-        // −90 dB on a −100…0 scale is level 26 ("b"), the tone's −20 dB level 204 ("m").
-        #expect(backgrounds.contains("b") && backgrounds.contains("m"), "the lower pixels carry the floor and the tone")
-        let shades = render(width: 36, height: 14, area: Area(x: 1, y: 1, width: 34, height: 12)) { chirp(shades: true).draw(into: &$0, area: $1) }
-        try expectGolden(shades.text, "spectrogram-shades.txt")
-        #expect(!shades.cells.contains { if case .heat = $0.style { return true } else { return false } })
-    }
-}
-
-@Suite("Parsers: regressions from fuzzing")
-struct ParserRegressionTests {
-    @Test("empty and degenerate texts are refused, not crashed on",
-          arguments: ["", ":", "::", "kaiser:", ":8", "\u{0}", "..", "...", "-", "1e400s..2", "..99999999999999999993s", "9999999999999999999999h.."])
-    func degenerate(text: String) {
-        #expect(Window(name: text) == nil || !text.isEmpty)
-        _ = TimeRange.seconds(text)
-        _ = ChannelSelection(parsing: text)
-        if let range = TimeRange(parsing: text) {
-            for frames in [nil, Int64(48_000)] as [Int64?] { _ = try? range.frames(in: "x", sampleRate: 192_000, frames: frames) }
-        }
     }
 }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The size of the terminal on standard output, in cells.
 public struct TerminalSize: Equatable, Sendable {
     public var columns: Int

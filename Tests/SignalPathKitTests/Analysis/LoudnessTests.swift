@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import SignalPathTestSupport
+@testable import SignalPathKit
+
+@Suite("Analysis: loudness and true peak (EBU Tech 3341 / 3342, BS.1770-4)")
+struct LoudnessTests {
+    let scratch = ScratchDirectory("analysis-loudness")
+
+    /// Stereo 1 kHz sine at the given (level dBFS, seconds) steps.
+    func steps(_ name: String, _ steps: [(Double, Double)]) -> String {
+        floatWAV(scratch, name, stereo(steps.flatMap { sine(1000, dbfs: $0.0, seconds: $0.1) }), channels: 2)
+    }
+
+    @Test("Tech 3341 cases 1–2: a stereo 1 kHz sine at −23 and −33 dBFS reads −23.0 and −33.0 LUFS", arguments: [-23.0, -33.0])
+    func steadySine(level: Double) async throws {
+        let result = try await analyse(steps("sine\(Int(level)).wav", [(level, 20)]))
+        #expect(abs(result.loudness.integrated! - level) <= 0.1)
+        #expect(abs(result.loudness.momentaryMax! - level) <= 0.1)
+        #expect(abs(result.loudness.shortTermMax! - level) <= 0.1)
+    }
+
+    @Test("Tech 3341 cases 3–5: stepped levels read −23.0 ± 0.1 LUFS")
+    func steppedLevels() async throws {
+        for (index, program) in [
+            [(-36.0, 10.0), (-23, 60), (-36, 10)],
+            [(-72.0, 10.0), (-36, 10), (-23, 60), (-36, 10), (-72, 10)],
+            [(-26.0, 20.0), (-20, 20.1), (-26, 20)],
+        ].enumerated() {
+            let result = try await analyse(steps("steps\(index).wav", program))
+            #expect(abs(result.loudness.integrated! - -23) <= 0.1, "case \(index + 3): \(result.loudness.integrated!)")
+        }
+    }
+
+    @Test("Tech 3342 cases 1–2: 20 s at −20 dBFS then 20 s at −30 (−15) read 10 (5) ± 1 LU")
+    func loudnessRange() async throws {
+        let wide = try await analyse(steps("lra10.wav", [(-20, 20), (-30, 20)]))
+        #expect(abs(wide.loudness.range! - 10) <= 1)
+        let narrow = try await analyse(steps("lra5.wav", [(-20, 20), (-15, 20)]))
+        #expect(abs(narrow.loudness.range! - 5) <= 1)
+    }
+
+    @Test("5.1: the LFE is left out and the surrounds weigh +1.5 dB")
+    func surroundWeights() async throws {
+        let tone = sine(1000, dbfs: -20, seconds: 5)
+        func layout(_ active: Int) -> [Double] { tone.flatMap { value in (0..<6).map { $0 == active ? value : 0 } } }
+        let front = try await analyse(floatWAV(scratch, "front.wav", layout(0), channels: 6)).loudness.integrated!
+        let lfe = try await analyse(floatWAV(scratch, "lfe.wav", layout(3), channels: 6)).loudness.integrated
+        let surround = try await analyse(floatWAV(scratch, "surround.wav", layout(4), channels: 6)).loudness.integrated!
+        #expect(lfe == nil)
+        #expect(abs(surround - front - 10 * log10(1.41)) < 0.01)
+    }
+
+    @Test("an fs/4 sine at 45° phase: sample peak −3.01 dBFS, true peak about 0 dBTP")
+    func interSamplePeak() async throws {
+        let samples = (0..<48_000).map { sin(Double.pi / 2 * Double($0) + Double.pi / 4) }
+        let result = try await analyse(floatWAV(scratch, "fs4.wav", stereo(samples), channels: 2))
+        #expect(abs(result.channels[0].peak - -3.0103) < 0.01)
+        #expect(abs(result.truePeak) < 0.3, "true peak \(result.truePeak) dBTP")
+        #expect(abs(result.channels[1].truePeak - result.channels[0].truePeak) < 1e-9)
+    }
+}
