@@ -6,6 +6,7 @@ enum ExitStatus {
     static let usage: Int32 = 64
     static let badData: Int32 = 65
     static let cannotOpen: Int32 = 66
+    static let cannotCreate: Int32 = 73
     static let ioError: Int32 = 74
 
     static func code(for error: SignalPathError) -> Int32 {
@@ -13,6 +14,7 @@ enum ExitStatus {
         case .usage: return usage
         case .badData: return badData
         case .cannotOpen: return cannotOpen
+        case .cannotCreate: return cannotCreate
         case .io: return ioError
         }
     }
