@@ -19,11 +19,31 @@ enum ExitStatus {
         }
     }
 
+    /// The category's name in machine output (`error_category`), beside the exit code.
+    static func name(of category: SignalPathError.Category) -> String {
+        switch category {
+        case .usage: return "usage"
+        case .badData: return "bad_data"
+        case .cannotOpen: return "cannot_open"
+        case .cannotCreate: return "cannot_create"
+        case .io: return "io"
+        }
+    }
+
     /// Prints `signalpath: FILE: reason` on standard error and returns the exit code for it.
     @discardableResult
     static func report(_ error: SignalPathError) -> Int32 {
         StandardError.writeLine("signalpath: \(TerminalText.sanitized(error.path)): \(error.reason)")
         return code(for: error)
+    }
+
+    /// A failed file as JSON members: `path`, `error`, `error_category`, `exit_code`, so that a JSON
+    /// consumer sees every file it asked for.
+    static func jsonMembers(_ error: SignalPathError) -> [JSONValue.Member] {
+        [
+            .init("path", .string(error.path)), .init("error", .string(error.reason)),
+            .init("error_category", .string(name(of: error.category))), .init("exit_code", .integer(Int64(code(for: error)))),
+        ]
     }
 }
 

@@ -85,7 +85,8 @@ struct AnalyzeCLITests {
         let result = try signalpath("analyze", sample("sine-1k-48k-s16-mono.wav"), bad, sample("tone-a4-48k.opus"), "--format", "ndjson")
         #expect(result.status == 65)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 2 && lines.allSatisfy { $0.hasPrefix(#"{"schema":"signalpath.analyze/1","path":"#) })
+        #expect(lines.count == 3 && lines.allSatisfy { $0.hasPrefix(#"{"schema":"signalpath.analyze/1","path":"#) })
+        #expect(lines.count == 3 && lines[1].contains(#""error":"#) && lines[1].contains(#""exit_code":65"#), "the bad file is a line of its own")
         let errors = result.stderr.split(separator: "\n")
         #expect(errors.count == 1 && errors[0].hasPrefix("signalpath: \(bad): "))
     }
