@@ -9,7 +9,8 @@ struct AnalysisOptions: ParsableArguments {
     @Option(name: .long, help: "What 0 dBFS RMS means: square (a full-scale square wave; sox, ffmpeg) or sine (a full-scale sine; AES17).")
     var rmsReference = defaults.rmsReference
 
-    @Option(name: .long, help: ArgumentHelp("Samples below this level (dBFS) are silence.", valueName: "db"))
+    // Levels are negative: `.unconditional` takes `-40` as the value, not as an option.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Samples below this level (dBFS) are silence.", valueName: "db"))
     var silenceThreshold = defaults.silenceThreshold
 
     @Option(name: .long, help: ArgumentHelp("Clipping: runs of at least this many consecutive full-scale samples.", valueName: "n"))

@@ -15,10 +15,13 @@ struct PlotOptions: ParsableArguments {
     @Option(name: .long, help: "Colour: auto (when standard output is a terminal and NO_COLOR is not set), always or never (default: auto).")
     var color: ColorDepth.Choice?
 
-    @Option(name: .long, help: ArgumentHelp("Lowest level shown, dB (default: \(Int(defaultFloor))).", valueName: "db"))
+    // Levels are negative: `.unconditional` takes `-90` as the value, not as an option.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Lowest level shown, dB (default: \(Int(defaultFloor))).", valueName: "db"))
     var floor: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Highest level shown, dB (default: the maximum, rounded up; 0 for a spectrogram in dBFS).", valueName: "db"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Highest level shown, dB (default: the maximum, rounded up; 0 for a spectrogram in dBFS).", valueName: "db"))
     var ceiling: Double?
 
     @Flag(name: .long, help: "Linear frequency axis (default: logarithmic).")
