@@ -58,7 +58,9 @@ struct SpectrumEngineOptions: ParsableArguments {
         let fallback = max(windowSize ?? Self.defaultFFTSize, Self.defaultFFTSize)
         var size = fftSize ?? fallback + fallback % 2
         if let resolution {
-            size = SpectrumParameters.fftSize(forBinWidth: resolution, sampleRate: sampleRate)
+            // A --window-size longer than that FFT gets an FFT of its length (narrower bins still
+            // meet the request) rather than being cut short.
+            size = max(SpectrumParameters.fftSize(forBinWidth: resolution, sampleRate: sampleRate), windowSize.map { $0 + $0 % 2 } ?? 0)
             let binWidth = Double(sampleRate) / Double(size)
             if binWidth > resolution {
                 StandardError.writeLine(
