@@ -62,6 +62,8 @@ struct OptionParsingTests {
         #expect(refusal(OptionValue.channel, "all") != nil, "spectrum has no `all`: every channel is its default")
         #expect(try OptionValue.channelOrAll("all") == .all)
         for bad in ["0", "-1", "centre", ""] { #expect(refusal(OptionValue.channel, bad) != nil, "\(bad)") }
+        #expect(try OptionValue.decibelScale("PSD") == .psd && OptionValue.decibelScale("dbfs") == .dbfs)
+        #expect(refusal(OptionValue.decibelScale, "linear") != nil, "a spectrogram's levels are in dB")
         #expect(try OptionValue.time("1:30") == 90 && OptionValue.time("250ms") == 0.25)
         #expect(refusal(OptionValue.duration, "0") != nil && refusal(OptionValue.time, "-1") != nil)
         #expect(try OptionValue.timeRange("1.5s..3s") == TimeRange(start: 1.5, end: 3))

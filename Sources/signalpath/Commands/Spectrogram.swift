@@ -45,7 +45,9 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
         transform: OptionValue.channelOrAll)
     var channel: ChannelSelection?
 
-    @Option(name: .long, help: "Scale of the levels: dbfs (full-scale sine = 0 dB), psd (dB re 1 FS²/Hz) or power (dB re 1 FS²) (default: dbfs).")
+    @Option(
+        name: .long, help: ArgumentHelp("Scale of the levels: dbfs (full-scale sine = 0 dB), psd (dB re 1 FS²/Hz) or power (dB re 1 FS²) (default: dbfs).", valueName: "scale"),
+        transform: OptionValue.decibelScale)
     var scale: SpectrumScale?
 
     @Option(name: .long, help: ArgumentHelp("Lowest frequency to show, in Hz (default: 20 on a log axis, else 0).", valueName: "hz"), transform: OptionValue.hertz)
@@ -64,7 +66,6 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     func validate() throws {
         let format = output.resolvedFormat
         try plotting.refuseInapplicable(format: format)
-        if scale == .linear { throw ValidationError("--scale takes dbfs, psd or power: a spectrogram shows levels in dB.") }
         if let minFreq, let maxFreq, minFreq >= maxFreq { throw ValidationError("--min-freq must be below --max-freq.") }
         if format.isPicture {
             if long { throw ValidationError("--long applies to CSV and TSV, not to \(format.rawValue).") }

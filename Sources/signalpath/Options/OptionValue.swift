@@ -53,6 +53,12 @@ enum OptionValue {
         return hertz
     }
 
+    /// A scale in dB (`dbfs`, `psd`, `power`): what a spectrogram's levels can be.
+    static func decibelScale(_ text: String) throws -> SpectrumScale {
+        guard let scale = SpectrumScale(rawValue: text.lowercased()), scale.isDecibels else { throw ValidationError("use dbfs, psd or power: levels in dB") }
+        return scale
+    }
+
     /// `1`…`N`, `left`, `right` or `mix`.
     static func channel(_ text: String) throws -> ChannelSelection {
         guard let selection = ChannelSelection(parsing: text), selection != .all else {

@@ -21,7 +21,7 @@ struct PlotOptions: ParsableArguments {
 
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Highest level shown, dB (default: the maximum, rounded up; 0 for a spectrogram in dBFS).", valueName: "db"))
+        help: ArgumentHelp("Highest level shown, dB (default: the maximum, rounded up; for a spectrogram 0, or with --scale psd its maximum rounded up).", valueName: "db"))
     var ceiling: Double?
 
     @Flag(name: .long, help: "Linear frequency axis (default: logarithmic).")
