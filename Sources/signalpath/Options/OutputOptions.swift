@@ -121,7 +121,13 @@ struct OutputOptions<Command: DataCommand>: ParsableArguments {
     }
 
     /// The format to write (after `validate()`, which has refused every conflict).
-    var resolvedFormat: OutputFormat { (try? resolved()) ?? .text }
+    var resolvedFormat: OutputFormat {
+        do {
+            return try resolved()
+        } catch {
+            preconditionFailure("validate() refuses this: \(error)")
+        }
+    }
 
     private func resolved() throws -> OutputFormat {
         guard let output else { return format ?? Command.view.defaultFormat(onTerminal: StandardOutput.isTerminal) }
