@@ -27,6 +27,8 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
     case device(name: String, reason: String)
     /// Writing an output file failed (`errno`): a full disk, a file size limit.
     case write(path: String, errno: Int32)
+    /// An output file cannot be created (`errno`): its directory is missing or not writable.
+    case cannotCreate(path: String, errno: Int32)
 
     /// Broad kinds of failure; the executable maps each to one exit code.
     public enum Category: Sendable, Equatable {
@@ -38,6 +40,8 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case io
         /// The request itself was wrong for this input.
         case usage
+        /// An output file could not be created at the operating-system level.
+        case cannotCreate
     }
 
     /// The file this error is about, as the user named it.
@@ -46,7 +50,7 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case .notFound(let path), .permissionDenied(let path), .isDirectory(let path),
             .notRegularFile(let path, _), .io(let path, _, _), .unrecognizedFormat(let path, _),
             .malformed(let path, _), .notSeekable(let path), .invalidRequest(let path, _), .device(let path, _), .unavailable(let path, _),
-            .write(let path, _):
+            .write(let path, _), .cannotCreate(let path, _):
             return path
         }
     }
@@ -67,6 +71,7 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case .notSeekable: return "input is a stream and cannot seek backwards"
         case .device(_, let reason), .unavailable(_, let reason): return reason
         case .write(_, let code): return "write failed: \(String(cString: strerror(code)))"
+        case .cannotCreate(_, let code): return "cannot create: \(String(cString: strerror(code)))"
         }
     }
 
@@ -77,6 +82,7 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case .device, .unavailable: return .cannotOpen
         case .unrecognizedFormat, .malformed: return .badData
         case .notSeekable, .invalidRequest: return .usage
+        case .cannotCreate: return .cannotCreate
         }
     }
 

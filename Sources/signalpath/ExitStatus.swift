@@ -6,6 +6,7 @@ enum ExitStatus {
     static let usage: Int32 = 64
     static let badData: Int32 = 65
     static let cannotOpen: Int32 = 66
+    static let cannotCreate: Int32 = 73
     static let ioError: Int32 = 74
 
     static func code(for error: SignalPathError) -> Int32 {
@@ -13,7 +14,19 @@ enum ExitStatus {
         case .usage: return usage
         case .badData: return badData
         case .cannotOpen: return cannotOpen
+        case .cannotCreate: return cannotCreate
         case .io: return ioError
+        }
+    }
+
+    /// The category's name in machine output (`error_category`), beside the exit code.
+    static func name(of category: SignalPathError.Category) -> String {
+        switch category {
+        case .usage: return "usage"
+        case .badData: return "bad_data"
+        case .cannotOpen: return "cannot_open"
+        case .cannotCreate: return "cannot_create"
+        case .io: return "io"
         }
     }
 
@@ -22,6 +35,15 @@ enum ExitStatus {
     static func report(_ error: SignalPathError) -> Int32 {
         StandardError.writeLine("signalpath: \(TerminalText.sanitized(error.path)): \(error.reason)")
         return code(for: error)
+    }
+
+    /// A failed file as JSON members: `path`, `error`, `error_category`, `exit_code`, so that a JSON
+    /// consumer sees every file it asked for.
+    static func jsonMembers(_ error: SignalPathError) -> [JSONValue.Member] {
+        [
+            .init("path", .string(error.path)), .init("error", .string(error.reason)),
+            .init("error_category", .string(name(of: error.category))), .init("exit_code", .integer(Int64(code(for: error)))),
+        ]
     }
 }
 

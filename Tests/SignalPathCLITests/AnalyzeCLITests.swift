@@ -69,7 +69,7 @@ struct AnalyzeCLITests {
         #expect(spectrum["fft_size"] as? Int == 8192 && spectrum["overlap"] as? Double == 0.5 && spectrum["bin_width_hz"] != nil)
 
         let csv = try signalpath("analyze", path, "--format", "csv")
-        let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let rows = csv.stdout.components(separatedBy: "\n").filter { !$0.isEmpty }
         #expect(rows.count == 3 && rows[0].hasPrefix("path,channel,name,sample_rate,duration_s,peak_dbfs"))
 
         let text = try signalpath("analyze", path, "--format", "text")
@@ -85,7 +85,8 @@ struct AnalyzeCLITests {
         let result = try signalpath("analyze", sample("sine-1k-48k-s16-mono.wav"), bad, sample("tone-a4-48k.opus"), "--format", "ndjson")
         #expect(result.status == 65)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 2 && lines.allSatisfy { $0.hasPrefix(#"{"schema":"signalpath.analyze/1","path":"#) })
+        #expect(lines.count == 3 && lines.allSatisfy { $0.hasPrefix(#"{"schema":"signalpath.analyze/1","path":"#) })
+        #expect(lines.count == 3 && lines[1].contains(#""error":"#) && lines[1].contains(#""exit_code":65"#), "the bad file is a line of its own")
         let errors = result.stderr.split(separator: "\n")
         #expect(errors.count == 1 && errors[0].hasPrefix("signalpath: \(bad): "))
     }
@@ -96,7 +97,7 @@ struct AnalyzeCLITests {
         let fromFile = try signalpath("analyze", path, "--format", "csv")
         let fromPipe = try signalpath(["analyze", "-", "--format", "csv"], input: try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(fromPipe.status == 0, "\(fromPipe.stderr)")
-        let fields = { (text: String) in text.components(separatedBy: "\r\n")[1].split(separator: ",", omittingEmptySubsequences: false).dropFirst() }
+        let fields = { (text: String) in text.components(separatedBy: "\n")[1].split(separator: ",", omittingEmptySubsequences: false).dropFirst() }
         #expect(fields(fromPipe.stdout) == fields(fromFile.stdout))
         let bad = try signalpath("analyze", path, "--silence-threshold", "5")
         #expect(bad.status == 64 && bad.stderr.contains("--silence-threshold"))

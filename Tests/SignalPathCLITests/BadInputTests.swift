@@ -8,7 +8,7 @@ struct BadInputTests {
     let scratch = ScratchDirectory("bad-input")
 
     /// The documented exit codes.
-    static let documented: Set<Int32> = [0, 64, 65, 66, 74]
+    static let documented: Set<Int32> = [0, 64, 65, 66, 73, 74]
 
     @Test("every command answers each of 200+ bad inputs with one line and a documented code, or with clean data")
     func corpus() throws {
@@ -44,9 +44,12 @@ struct BadInputTests {
                 if lines.count != 1 || !lines[0].hasPrefix("signalpath: ") { found.append("stderr is not one line: \(result.stderr.prefix(300))") }
                 if lines.first?.contains("\u{1B}") == true { found.append("raw escape in stderr") }
                 if !result.stdout.isEmpty {
-                    // A JSON document lists the good files; with one bad file that is an empty list.
+                    // The JSON document lists the refused file as an entry with its error, and nothing else.
                     let document = try? JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
-                    if (document?["files"] as? [Any])?.isEmpty != true { found.append("output for a refused file: \(result.stdout.prefix(100))") }
+                    let files = document?["files"] as? [[String: Any]]
+                    if files?.count != 1 || files?[0]["error"] == nil || files?[0]["exit_code"] as? Int != Int(result.status) {
+                        found.append("output for a refused file: \(result.stdout.prefix(100))")
+                    }
                 }
             }
             if !found.isEmpty { problems.withLock { $0.append("\(label): " + found.joined(separator: "; ")) } }
@@ -95,7 +98,10 @@ struct BadInputTests {
             let result = try signalpath([command, good, bad, good, "--format", "json"])
             #expect(result.status == 65, "\(command)")
             let document = try #require(JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(command)")
-            #expect((document["files"] as? [Any])?.count == 2, "\(command): both good files reported")
+            let files = try #require(document["files"] as? [[String: Any]], "\(command)")
+            #expect(files.count == 3, "\(command): both good files reported, and the bad one")
+            #expect(files.map { $0["error"] != nil } == [false, true, false], "\(command): the bad file is an entry with its error")
+            #expect(files.map { $0["path"] as? String } == [good, bad, good])
             #expect(result.stderr.split(separator: "\n").count == 1)
         }
     }

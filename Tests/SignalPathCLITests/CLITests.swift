@@ -117,7 +117,9 @@ struct CLITests {
             sample("stereo-440L-880R-44k1-s16.wav"))
         #expect(result.status == 65)
         let files = try #require(try json(result)["files"] as? [[String: Any]])
-        #expect(files.map { $0["path"] as? String } == [sample("sine-1k-48k-s16-mono.wav"), sample("stereo-440L-880R-44k1-s16.wav")])
+        #expect(files.map { $0["path"] as? String } == [sample("sine-1k-48k-s16-mono.wav"), notAudio, missing, sample("stereo-440L-880R-44k1-s16.wav")])
+        #expect(files.map { $0["error"] as? String } == [nil, "not a recognised audio format", "no such file", nil], "failed files are entries with the error")
+        #expect(files.map { $0["exit_code"] as? Int } == [nil, 65, 66, nil])
         #expect(result.stderr == "signalpath: \(notAudio): not a recognised audio format\nsignalpath: \(missing): no such file\n")
     }
 

@@ -106,7 +106,7 @@ struct LiveCLITests {
         let fastStart = Date()
         let fast = try signalpath("replay", path, "--no-realtime", "--format", "csv")
         #expect(fast.status == 0 && Date().timeIntervalSince(fastStart) < 8, "10 s of audio without pacing, faster than real time")
-        let rows = fast.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let rows = fast.stdout.components(separatedBy: "\n").filter { !$0.isEmpty }
         #expect(rows[0].hasPrefix("time_s,left_rms_dbfs,left_peak_dbfs,right_rms_dbfs,right_peak_dbfs,left_0hz") && rows.count == 1 + 301)
     }
 

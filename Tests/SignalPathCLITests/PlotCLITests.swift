@@ -38,7 +38,7 @@ struct PlotCLITests {
         #expect(plain.stdout.contains("⠀") || plain.stdout.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) })
 
         let piped = try signalpath("spectrum", sample("chord-a-major-44k1-stereo.ogg"), "--range", "0.5..2.5")
-        #expect(piped.stdout.hasPrefix("frequency_hz,left_dbfs,right_dbfs\r\n"))
+        #expect(piped.stdout.hasPrefix("frequency_hz,left_dbfs,right_dbfs\n"))
         #expect(!piped.stdout.contains("\u{1B}"))
     }
 
@@ -59,14 +59,14 @@ struct PlotCLITests {
         let path = sample("sine-1k-48k-s16-mono.wav")  // 2 s at 48 kHz
         let wide = try signalpath("spectrogram", path, "--fft-size", "1024")
         #expect(wide.status == 0, "\(wide.stderr)")
-        let rows = wide.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }.map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let rows = wide.stdout.components(separatedBy: "\n").filter { !$0.isEmpty }.map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         #expect(rows[0].count == 1 + 513 && rows[0][0] == "time_s" && rows[0][1] == "0" && rows[0][2] == "46.875")
         #expect(rows.count - 1 == (96_000 - 1024) / 512 + 1)
         #expect(abs(Double(rows[1][0])! - 512.0 / 48_000) < 1e-6, "the first segment's middle (6 decimals)")
         let loudest = rows[1].dropFirst().enumerated().max { (Double($0.element) ?? -999) < (Double($1.element) ?? -999) }!
         #expect(abs(Double(loudest.offset) * 46.875 - 1000) < 47)
         let long = try signalpath("spectrogram", path, "--fft-size", "1024", "--range", "0..0.1", "--long")
-        let longRows = long.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let longRows = long.stdout.components(separatedBy: "\n").filter { !$0.isEmpty }
         #expect(longRows[0] == "time_s,frequency_hz,channel,level_db")
         #expect(longRows.count == 1 + 513 * ((4800 - 1024) / 512 + 1))
         let json = try signalpath("spectrogram", path, "--fft-size", "1024", "--range", "0..0.1", "--format", "json")

@@ -8,7 +8,7 @@ struct SpectrumCLITests {
     func csv() throws {
         let result = try signalpath("spectrum", sample("sine-1k-48k-s16-mono.wav"), "--range", "0.5..1.5")
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let lines = result.stdout.components(separatedBy: "\n").filter { !$0.isEmpty }
         #expect(lines.first == "frequency_hz,mono_dbfs")
         #expect(lines.count == 1 + 2049)
         let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
@@ -46,13 +46,13 @@ struct SpectrumCLITests {
     @Test("peaks, bands and several files as CSV; NDJSON one line per file")
     func tables() throws {
         let peaks = try signalpath("spectrum", sample("stereo-440L-880R-44k1-s16.wav"), "--peaks", "1", "--format", "csv")
-        #expect(peaks.stdout.hasPrefix("channel,rank,frequency_hz,level_dbfs,note,cents\r\nleft,1,440.000,-6.02,A4,0.0\r\nright,1,880.000,-6.02,A5,0.0\r\n"))
+        #expect(peaks.stdout.hasPrefix("channel,rank,frequency_hz,level_dbfs,note,cents\nleft,1,440.000,-6.02,A4,0.0\nright,1,880.000,-6.02,A5,0.0\n"))
         let bands = try signalpath("spectrum", sample("pink-noise-seed1-48k-s16.wav"), "--bands", "1/1", "--format", "tsv")
         let bandLines = bands.stdout.split(separator: "\n")
         #expect(bandLines.first == "frequency_hz\tnominal_hz\tlower_hz\tupper_hz\tmono_dbfs")
         #expect(bandLines.count == 1 + 11)
         let two = try signalpath("spectrum", sample("sine-1k-48k-s16-mono.wav"), sample("tone-step-500-1k-48k-s16.wav"), "--bands", "1/1")
-        let twoLines = two.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let twoLines = two.stdout.components(separatedBy: "\n").filter { !$0.isEmpty }
         #expect(twoLines.first == "path,frequency_hz,nominal_hz,lower_hz,upper_hz,mono_dbfs" && twoLines.count == 1 + 2 * 11)
         let ndjson = try signalpath("spectrum", sample("sine-1k-48k-s16-mono.wav"), sample("chord-a-major-44k1-stereo.ogg"), "--format", "ndjson")
         #expect(ndjson.stdout.split(separator: "\n").count == 2)
@@ -86,7 +86,7 @@ struct SpectrumCLITests {
         let channel = try signalpath("spectrum", sample("sine-1k-48k-s16-mono.wav"), "--channel", "right")
         #expect(channel.status == 64 && channel.stderr.contains("has 1 channel; there is no channel 2"))
         let mixed = try signalpath("spectrum", "/nonexistent.wav", sample("sine-1k-48k-s16-mono.wav"), "--bands", "1/1")
-        #expect(mixed.status == 66 && mixed.stdout.components(separatedBy: "\r\n").count > 10)
+        #expect(mixed.status == 66 && mixed.stdout.components(separatedBy: "\n").count > 10)
     }
 
     @Test("standard input is analysed as it streams in")

@@ -33,6 +33,6 @@ public enum RMSReference: String, Sendable, CaseIterable {
     public var offset: Double { self == .square ? 0 : 3.0103 }
 
     public var description: String {
-        self == .square ? "full-scale square wave = 0 dBFS (sine reads −3.01)" : "full-scale sine = 0 dBFS (AES17)"
+        self == .square ? "full-scale square wave = 0 dBFS (sine reads -3.01)" : "full-scale sine = 0 dBFS (AES17)"
     }
 }

@@ -269,8 +269,12 @@ public final class SoundFileWriter {
         if !overwrite && access(path, F_OK) == 0 {
             throw .invalidRequest(path: path, reason: "the file exists; use --force to replace it")
         }
+        errno = 0
         guard let opened = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw .invalidRequest(path: path, reason: "cannot create: \(String(cString: sf_strerror(nil)))")
+            // libsndfile's own text ("System error : …") wraps the errno of its open(2).
+            let code = errno
+            guard code != 0 else { throw .invalidRequest(path: path, reason: "cannot create: \(String(cString: sf_strerror(nil)))") }
+            throw .cannotCreate(path: path, errno: code)
         }
         handle = opened
         sf_command(opened, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))

@@ -117,7 +117,7 @@ public struct LiveScreen: Sendable {
             let hold = meters.peakHold[channel]
             if hold.isFinite { canvas.put(Cell("▌", .peak), x: area.x + nameWidth + min(barWidth - 1, position(hold)), y: y) }
             let level = frame.rms[channel].isFinite ? UnitFormat.fixed(frame.rms[channel], 1) : "-inf"
-            canvas.write(UnitFormat.typographic(level) + " dBFS", x: area.x + nameWidth + barWidth + 2, y: y, style: .label)
+            canvas.write(level + " dBFS", x: area.x + nameWidth + barWidth + 2, y: y, style: .label)
             if meters.isClipping(channel, now: now) {
                 canvas.write("CLIP", x: area.x + area.width - 5, y: y, style: .clip)
             }

@@ -20,8 +20,8 @@ struct ChannelMetric: Sendable {
     }
 
     func display(_ channel: ChannelAnalysis) -> String {
-        guard let value = value(channel) else { return "–" }
-        guard value.isFinite else { return value < 0 ? "−∞" : "∞" }
+        guard let value = value(channel) else { return "-" }
+        guard value.isFinite else { return UnitFormat.fixed(value, 0) }
         return text(value)
     }
 }
@@ -62,7 +62,7 @@ extension SignalAnalysis {
             key: "effective_bits", label: "Bits in use", decimals: nil, value: { $0.effectiveBits.map(Double.init) },
             text: { String(Int($0)) }),
         ChannelMetric(
-            key: "non_finite_samples", label: "NaN/∞ samples", decimals: nil,
+            key: "non_finite_samples", label: "NaN/inf samples", decimals: nil,
             value: { Double($0.nonFiniteSamples) }, text: { UnitFormat.grouped(Int64($0)) }),
     ]
 
@@ -132,13 +132,13 @@ extension SignalAnalysis {
             .init(
                 "clipping",
                 .string(
-                    "samples in runs of ≥ \(settings.minimumClipRun) consecutive samples at full scale (|x| ≥ the largest code: 1 − 2^−(bits−1) for integer PCM, 1.0 for float); events are such runs"
+                    "samples in runs of >= \(settings.minimumClipRun) consecutive samples at full scale (|x| >= the largest code: 1 - 2^-(bits-1) for integer PCM, 1.0 for float); events are such runs"
                 )),
             .init("silence_threshold_dbfs", .number(settings.silenceThreshold)),
             .init(
                 "silence",
                 .string(
-                    "leading/trailing: time before the first and after the last sample with |x| ≥ the threshold; silent fraction: 100 ms blocks whose RMS is below it (overall: in every channel)"
+                    "leading/trailing: time before the first and after the last sample with |x| >= the threshold; silent fraction: 100 ms blocks whose RMS is below it (overall: in every channel)"
                 )),
             .init("noise_floor", .string("10th percentile of the RMS of whole 100 ms blocks, blocks of digital silence left out; dynamic range = sample peak over that RMS")),
             .init(
@@ -150,7 +150,7 @@ extension SignalAnalysis {
             .init(
                 "loudness",
                 .string(
-                    "ITU-R BS.1770-4 / EBU R128: K-weighting; 400 ms blocks every 100 ms; gates −70 LUFS absolute and −10 LU relative; LRA per EBU Tech 3342 (3 s blocks every 100 ms, −20 LU relative gate, 10th to 95th percentile)"
+                    "ITU-R BS.1770-4 / EBU R128: K-weighting; 400 ms blocks every 100 ms; gates -70 LUFS absolute and -10 LU relative; LRA per EBU Tech 3342 (3 s blocks every 100 ms, -20 LU relative gate, 10th to 95th percentile)"
                 )),
             .init("channel_weights", .array(Loudness.channelWeights(channels: format.channels).map { .number($0) })),
             .init(
@@ -175,7 +175,7 @@ extension SignalAnalysis {
                     "band_hz": .array([.number(band.lowerBound), .number(band.upperBound)]),
                     "harmonics": .string("2nd to \(settings.highestHarmonic)th, those inside the band"),
                     "rule": .string(
-                        "reported when the strongest tone carries more than half the power in the band; each tone owns the bins of its window's main lobe + 1; THD+N and SINAD count everything else in the band; SNR leaves out the harmonics; ENOB = (SINAD − 1.76) / 6.02"
+                        "reported when the strongest tone carries more than half the power in the band; each tone owns the bins of its window's main lobe + 1; THD+N and SINAD count everything else in the band; SNR leaves out the harmonics; ENOB = (SINAD - 1.76) / 6.02"
                     ),
                 ])),
             .init(

@@ -14,7 +14,7 @@ extension SignalAnalysis {
             return right ? space + text : text + space
         }
         func row(_ label: String, _ values: [String]) {
-            lines.append(pad("  " + label, labelWidth, right: false) + values.map { pad(UnitFormat.typographic($0), columnWidth) }.joined())
+            lines.append(pad("  " + label, labelWidth, right: false) + values.map { pad($0, columnWidth) }.joined())
         }
         lines.append("")
         row("Levels", channels.map { TerminalText.sanitized($0.name) })
@@ -26,7 +26,7 @@ extension SignalAnalysis {
         lines.append("")
         lines.append("  Loudness (EBU R128)")
         func loudness(_ label: String, _ value: Double?, _ unit: String) {
-            row("    " + label, [value.map { UnitFormat.fixed($0, 1) + " " + unit } ?? "–"])
+            row("    " + label, [value.map { UnitFormat.fixed($0, 1) + " " + unit } ?? "-"])
         }
         loudness("Integrated", self.loudness.integrated, "LUFS")
         loudness("Loudness range", self.loudness.range, "LU")
@@ -37,15 +37,15 @@ extension SignalAnalysis {
         if !overall.tones.isEmpty {
             lines.append("")
             lines.append("  Tones" + (channels.count > 1 ? " (mean of the channels)" : ""))
-            for (rank, tone) in overall.tones.enumerated() { lines.append("    \(rank + 1).  " + UnitFormat.typographic(tone.text)) }
+            for (rank, tone) in overall.tones.enumerated() { lines.append("    \(rank + 1).  " + tone.text) }
         }
         let distorted = channels.filter { $0.spectral.distortion != nil }
         if !distorted.isEmpty {
             lines.append("")
             let band = Distortion.band(sampleRate: sampleRate)
-            lines.append("  Distortion (harmonics 2–\(settings.highestHarmonic), \(UnitFormat.frequency(band.lowerBound))–\(UnitFormat.frequency(band.upperBound)))")
+            lines.append("  Distortion (harmonics 2 to \(settings.highestHarmonic), \(UnitFormat.frequency(band.lowerBound)) to \(UnitFormat.frequency(band.upperBound)))")
             func distortionRow(_ label: String, _ value: (Distortion) -> String) {
-                row("    " + label, channels.map { $0.spectral.distortion.map(value) ?? "–" })
+                row("    " + label, channels.map { $0.spectral.distortion.map(value) ?? "-" })
             }
             distortionRow("Fundamental") { UnitFormat.frequency($0.fundamental.rounded(toPlaces: 1)) }
             distortionRow("THD") { UnitFormat.significant($0.thd * 100, 4) + " %" }
@@ -59,7 +59,7 @@ extension SignalAnalysis {
             lines.append("")
             lines.append("  Spectrum")
             func summaryRow(_ label: String, _ value: (SpectralSummary) -> String) {
-                row("    " + label, channels.map { $0.spectral.summary.map(value) ?? "–" })
+                row("    " + label, channels.map { $0.spectral.summary.map(value) ?? "-" })
             }
             summaryRow("Centroid") { UnitFormat.frequency($0.centroid.rounded()) }
             summaryRow("Roll-off (85 %)") { UnitFormat.frequency($0.rolloff.rounded()) }
@@ -67,7 +67,7 @@ extension SignalAnalysis {
             summaryRow("Bandwidth") { UnitFormat.frequency($0.bandwidth.rounded()) }
         }
         lines.append("")
-        lines.append("  " + UnitFormat.typographic(conventionsLine))
+        lines.append("  " + conventionsLine)
         return lines.joined(separator: "\n")
     }
 
@@ -77,7 +77,7 @@ extension SignalAnalysis {
         return "RMS: \(settings.rmsReference.description); spectrum: \(parameters.window.name) window, \(parameters.fftSize)-point FFT, "
             + "\(UnitFormat.fixed(Double(sampleRate) / Double(parameters.fftSize), 2)) Hz bins, \(UnitFormat.fixed(parameters.overlap * 100, 0)) % overlap, "
             + "mean of \(spectrum?.segments ?? 0) segments, dB re full scale; silence below \(UnitFormat.fixed(settings.silenceThreshold, 0)) dBFS; "
-            + "clipping: runs of ≥ \(settings.minimumClipRun) full-scale samples"
+            + "clipping: runs of >= \(settings.minimumClipRun) full-scale samples"
     }
 }
 

@@ -1,36 +1,91 @@
-/// Writes a whole output file so that it is either absent or complete: into a temporary file in
-/// the same directory, flushed to disk, then renamed into place. An existing file is kept unless
-/// `overwrite`.
-public enum AtomicFile {
-    public static func write(_ contents: String, to path: String, overwrite: Bool) throws(SignalPathError) {
+/// An output file that is either absent or complete: text goes into a temporary file in the same
+/// directory, which `commit()` flushes to disk and renames into place. Until then — and when a
+/// write fails, or the value is dropped without a commit — the target is untouched and the
+/// temporary file is removed. An existing target is kept unless `overwrite`.
+///
+/// The temporary file is made when the value is made, so a directory that does not exist or
+/// cannot be written is reported before any work (`cannotCreate`, exit 73).
+public final class AtomicFile {
+    public let path: String
+    private let temporary: String
+    private var descriptor: Int32
+    private var pending: [UInt8] = []
+    private var finished = false
+
+    /// Written to the descriptor in pieces of this size, so a long output is not held whole in memory.
+    private static let flushSize = 1 << 20
+
+    public init(path: String, overwrite: Bool) throws(SignalPathError) {
         if !overwrite && access(path, F_OK) == 0 {
             throw .invalidRequest(path: path, reason: "the file exists; use --force to replace it")
         }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         var template = ((directory.isEmpty ? "/" : directory) + "/.signalpath-XXXXXX").utf8CString.map { $0 }
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw .io(path: path, errno: errno, offset: nil) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var bytes = Array(contents.utf8)
+        guard descriptor >= 0 else { throw .cannotCreate(path: path, errno: errno) }
+        fchmod(descriptor, 0o644)
+        self.path = path
+        self.descriptor = descriptor
+        temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit { discard() }
+
+    /// Appends `text`.
+    public func write(_ text: String) throws(SignalPathError) {
+        precondition(!finished, "write after commit or discard")
+        pending.append(contentsOf: text.utf8)
+        if pending.count >= Self.flushSize { try flush() }
+    }
+
+    /// Makes the file complete: flushed to disk and renamed into place.
+    public func commit() throws(SignalPathError) {
+        precondition(!finished, "commit after commit or discard")
+        try flush()
+        if fsync(descriptor) != 0 { try fail(.write(path: path, errno: errno)) }
+        close(descriptor)
+        descriptor = -1
+        if rename(temporary, path) != 0 {
+            let code = errno
+            unlink(temporary)
+            finished = true
+            throw .cannotCreate(path: path, errno: code)
+        }
+        finished = true
+    }
+
+    /// Removes the temporary file; the target stays as it was.
+    public func discard() {
+        guard !finished else { return }
+        finished = true
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        unlink(temporary)
+    }
+
+    /// Writes `contents` to `path` whole or not at all.
+    public static func write(_ contents: String, to path: String, overwrite: Bool) throws(SignalPathError) {
+        let file = try AtomicFile(path: path, overwrite: overwrite)
+        try file.write(contents)
+        try file.commit()
+    }
+
+    private func flush() throws(SignalPathError) {
         var written = 0
-        var failure: Int32 = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+        while written < pending.count {
+            let count = pending.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
             if count < 0 {
                 if errno == EINTR { continue }
-                failure = errno
-                break
+                try fail(.write(path: path, errno: errno))
             }
             written += count
         }
-        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
-        fchmod(descriptor, 0o644)
-        close(descriptor)
-        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw .io(path: path, errno: failure, offset: nil)
-        }
-        bytes.removeAll()
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Gives up: the temporary file goes, and `error` is thrown.
+    private func fail(_ error: SignalPathError) throws(SignalPathError) -> Never {
+        discard()
+        throw error
     }
 }

@@ -1,4 +1,6 @@
-/// RFC 4180 CSV (comma, CRLF line ends) and tab-separated text, built row by row.
+/// CSV (RFC 4180 quoting, comma) and tab-separated text, built row by row. Lines end with LF, as
+/// pandas, DuckDB and xsv write CSV: RFC 4180's CRLF left a `\r` in the last field for `read`,
+/// `cut` and `awk`, and the readers that follow the RFC accept LF.
 public struct DelimitedText {
     public enum Format: Sendable {
         case csv, tsv
@@ -15,7 +17,7 @@ public struct DelimitedText {
     public mutating func append(_ fields: [String]) {
         let separator = format == .csv ? "," : "\t"
         text += fields.map(escape).joined(separator: separator)
-        text += format == .csv ? "\r\n" : "\n"
+        text += "\n"
     }
 
     /// CSV quotes a field holding a comma, a quote or a line break, doubling its quotes; TSV, which

@@ -11,12 +11,12 @@ extension SpectralPeak {
             ])
     }
 
-    /// `1.00 kHz  −6.02 dBFS  B5 +12 cents` for people.
+    /// `1000.0 Hz   -6.02 dBFS  B5 +12 cents` for people (ASCII, so `grep` and `awk` read it).
     var text: String {
         let note =
             self.note.map { note -> String in
                 let cents = note.cents.rounded()
-                return "  \(note.name) \(cents > 0 ? "+" : (cents < 0 ? "" : "±"))\(UnitFormat.fixed(cents, 0)) cents"
+                return "  \(note.name) \(cents >= 0 ? "+" : "")\(UnitFormat.fixed(cents, 0)) cents"
             } ?? ""
         let frequency = UnitFormat.fixed(frequency, 1) + " Hz"
         return String(repeating: " ", count: max(0, 11 - frequency.count)) + frequency + "   " + UnitFormat.fixed(level, 2) + " dBFS" + note

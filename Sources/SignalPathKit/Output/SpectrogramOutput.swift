@@ -1,20 +1,51 @@
+/// What a spectrogram shows of its frames: the scale of the levels (a dB scale of `spectrum`) and
+/// a frequency range (all bins when nil).
+public struct SpectrogramPresentation: Sendable, Equatable {
+    public var scale: SpectrumScale
+    public var frequencies: ClosedRange<Double>?
+
+    public init(scale: SpectrumScale = .dbfs, frequencies: ClosedRange<Double>? = nil) {
+        precondition(scale.isDecibels, "a spectrogram shows levels in dB")
+        self.scale = scale
+        self.frequencies = frequencies
+    }
+
+    /// The bins of `analyzer` inside the frequency range; empty when none lies in it.
+    public func bins(of analyzer: SpectrogramAnalyzer) -> Range<Int> {
+        let frequencies = analyzer.frequencies
+        guard let range = self.frequencies else { return 0..<frequencies.count }
+        let first = frequencies.firstIndex { $0 >= range.lowerBound } ?? frequencies.count
+        let end = (frequencies.lastIndex { $0 <= range.upperBound } ?? -1) + 1
+        return first..<max(first, end)
+    }
+
+    /// A frame's levels in the scale, per channel, for the bins in the range.
+    public func levels(of frame: SpectrogramAnalyzer.Frame, in analyzer: SpectrogramAnalyzer) -> [[Double]] {
+        let bins = bins(of: analyzer)
+        return analyzer.spectrum(of: frame).values(in: scale).map { Array($0[bins]) }
+    }
+}
+
 /// CSV/TSV of spectrogram frames: wide (a row per frame and channel, a column per bin) or long (a
 /// row per frame, bin and channel).
 public struct SpectrogramTable {
     public let analyzer: SpectrogramAnalyzer
+    public let presentation: SpectrogramPresentation
     public let format: DelimitedText.Format
     public let long: Bool
     /// With several files, every row starts with the path.
     public let path: String?
 
-    public init(analyzer: SpectrogramAnalyzer, format: DelimitedText.Format, long: Bool, path: String?) {
+    public init(analyzer: SpectrogramAnalyzer, presentation: SpectrogramPresentation, format: DelimitedText.Format, long: Bool, path: String?) {
         self.analyzer = analyzer
+        self.presentation = presentation
         self.format = format
         self.long = long
         self.path = path
     }
 
     private var channelNames: [String] { analyzer.channels.names(channels: analyzer.file.format.channels) }
+    private var frequencies: [Double] { Array(analyzer.frequencies[presentation.bins(of: analyzer)]) }
 
     public func header() -> String {
         var table = DelimitedText(format)
@@ -22,18 +53,18 @@ public struct SpectrogramTable {
         if long {
             table.append(prefix + ["time_s", "frequency_hz", "channel", "level_db"])
         } else {
-            table.append(prefix + ["time_s"] + (channelNames.count > 1 ? ["channel"] : []) + analyzer.frequencies.map(UnitFormat.shortest))
+            table.append(prefix + ["time_s"] + (channelNames.count > 1 ? ["channel"] : []) + frequencies.map(UnitFormat.shortest))
         }
         return table.text
     }
 
-    /// The rows of one frame; levels in dBFS to 2 decimals, empty for digital silence.
-    public mutating func rows(_ frame: SpectrogramAnalyzer.Frame) -> String {
+    /// The rows of one frame; levels in the presentation's scale to 2 decimals, empty for digital silence.
+    public func rows(_ frame: SpectrogramAnalyzer.Frame) -> String {
         var table = DelimitedText(format)
-        let levels = analyzer.spectrum(of: frame).values(in: .dbfs)
+        let levels = presentation.levels(of: frame, in: analyzer)
         let time = UnitFormat.fixed(analyzer.time(of: frame), 6)
         let prefix = path.map { [$0] } ?? []
-        let frequencies = analyzer.frequencies
+        let frequencies = self.frequencies
         for (channel, name) in channelNames.enumerated() {
             let fields = levels[channel].map { $0.isFinite ? UnitFormat.fixed($0, 2) : "" }
             if long {
@@ -51,16 +82,18 @@ public struct SpectrogramTable {
 extension SpectrogramAnalyzer {
     public static let schema = "signalpath.spectrogram/1"
 
-    /// A title that states file, range and parameters.
-    public var title: String {
+    /// A title that states file, range, parameters and the unit of the levels.
+    public func title(scale: SpectrumScale) -> String {
         let rate = Double(file.format.sampleRate)
+        let unit = scale == .dbfs ? "dBFS" : scale == .psd ? "dB re 1 FS²/Hz" : "dB re 1 FS²"
+        let combined = columns == nil || parameters.averaging == .mean ? "" : " · \(parameters.averaging.rawValue) per column"
         return "\(TerminalText.sanitized(file.path)) · \(UnitFormat.fixed(Double(frames.lowerBound) / rate, 2))–\(UnitFormat.fixed(Double(frames.upperBound) / rate, 2)) s · "
             + "\(parameters.window.name) \(parameters.fftSize)-pt FFT, \(UnitFormat.fixed(rate / Double(parameters.fftSize), 2)) Hz bins, "
-            + "\(UnitFormat.fixed(parameters.overlap * 100, 0)) % overlap · dBFS"
+            + "\(UnitFormat.fixed(parameters.overlap * 100, 0)) % overlap\(combined) · \(unit)"
     }
 
-    /// Path and conventions, for JSON.
-    public var jsonMembers: [JSONValue.Member] {
+    /// Path and conventions, for JSON: every frame is one segment (data is not averaged).
+    public func jsonMembers(_ presentation: SpectrogramPresentation) -> [JSONValue.Member] {
         let window = self.window
         let rate = Double(file.format.sampleRate)
         return [
@@ -74,14 +107,15 @@ extension SpectrogramAnalyzer {
             .init("enbw_hz", .number(window.enbwHertz(sampleRate: file.format.sampleRate))),
             .init("overlap", .number(parameters.overlap)),
             .init("hop", .integer(Int64(parameters.hop))),
-            .init("reference", .string(SpectrumScale.dbfs.reference)),
-            .init("frequencies_hz", .array(frequencies.map { .number($0) })),
+            .init("scale", .string(presentation.scale.rawValue)),
+            .init("reference", .string(presentation.scale.reference)),
+            .init("frequencies_hz", .array(frequencies[presentation.bins(of: self)].map { .number($0) })),
         ]
     }
 
     /// One JSON object per channel of a frame: time_s, channel, levels_db (null for silence).
-    public func jsonFrames(_ frame: Frame) -> [[JSONValue.Member]] {
-        let levels = spectrum(of: frame).values(in: .dbfs)
+    public func jsonFrames(_ frame: Frame, _ presentation: SpectrogramPresentation) -> [[JSONValue.Member]] {
+        let levels = presentation.levels(of: frame, in: self)
         let time = JSONValue.number((self.time(of: frame) * 1e6).rounded() / 1e6)
         return channels.names(channels: file.format.channels).enumerated().map { channel, name in
             [

@@ -67,6 +67,14 @@ public struct TimeRange: Sendable, Equatable, CustomStringConvertible {
         return (start.map(format) ?? "start") + " .. " + (end.map(format) ?? "end")
     }
 
+    /// True when an end is given and lies past the end of a file of `frames` frames at
+    /// `sampleRate`: `frames(in:…)` then clamps it to the end, as sox and ffmpeg do, and callers
+    /// say so. False for a stream of unknown length (its end is found by reading).
+    public func endsPastFile(sampleRate: Int, frames: Int64?) -> Bool {
+        guard let end, let frames else { return false }
+        return (end * Double(sampleRate)).rounded() > Double(frames)
+    }
+
     /// The frames of this range in a file of `frames` frames at `sampleRate` (nil for a stream of
     /// unknown length): times round to the nearest frame; an end past the end of the file is the
     /// end of the file; a stream's open end is `Int64.max` (until it ends).

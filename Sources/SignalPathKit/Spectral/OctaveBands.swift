@@ -8,10 +8,10 @@ public struct OctaveBand: Sendable, Equatable {
     public var lower: Double
     public var upper: Double
 
-    /// The bands of 1/`fraction` octave (1, 2, 3, 6, 12 or 24) that lie whole between 17.5 Hz and
+    /// The bands of 1/`fraction` octave (one of `OctaveFraction.bandDenominators`) that lie whole between 17.5 Hz and
     /// `nyquist` (a band cut by Nyquist would read low).
     public static func bands(fraction: Int, upTo nyquist: Double) -> [OctaveBand] {
-        precondition([1, 2, 3, 6, 12, 24].contains(fraction))
+        precondition(OctaveFraction.bandDenominators.contains(fraction))
         let ratio = pow(10, 0.3)  // G: the base-10 octave ratio
         let b = Double(fraction)
         func centre(_ x: Int) -> Double {

@@ -1,6 +1,8 @@
 /// The frames of a spectrogram over a frame range: either one frame per segment (`columns` nil:
-/// CSV and JSON), or `columns` frames, each the mean power of the segments that start in its
-/// slice of the range (a plot as wide as the terminal, whatever the range's length).
+/// CSV and JSON; `parameters.averaging` does not apply), or `columns` frames, each combining the
+/// segments that start in its slice of the range as `parameters.averaging` says — mean power,
+/// max, min or bias-corrected median, as `spectrum` combines a range (a plot as wide as the
+/// terminal, whatever the range's length).
 ///
 /// Reads the range once, front to back, through one reader (so it serves streams too); keeps one
 /// frame at a time, so memory does not grow with the range.
@@ -18,7 +20,7 @@ public struct SpectrogramAnalyzer: Sendable {
         public var index: Int
         /// The frames its segments cover.
         public var span: Range<Int64>
-        /// Mean |X|² per selected channel and bin.
+        /// Combined |X|² per selected channel and bin.
         public var power: [[Double]]
         public var segments: Int
     }
@@ -37,6 +39,16 @@ public struct SpectrogramAnalyzer: Sendable {
         var parameters = parameters
         if frames.upperBound != Int64.max && Int64(parameters.windowSize) > Int64(frames.count) {
             parameters.windowSize = max(2, Int(frames.count))
+        }
+        if let columns, parameters.averaging == .median {
+            // The median keeps a column's segments: bounded as `spectrum` bounds a range's.
+            let segments = Int(frames.count) / columns / parameters.hop + 1
+            let bytes = segments * (parameters.fftSize / 2 + 1) * channels.count(channels: file.format.channels) * 4
+            if bytes > SpectrumAnalyzer.medianMemoryLimit {
+                throw .invalidRequest(
+                    path: file.path,
+                    reason: "median averaging over \(segments) segments per column would need \(UnitFormat.bytes(Int64(bytes))); use a shorter range or --average mean")
+            }
         }
         self.file = file
         self.frames = frames
@@ -57,7 +69,10 @@ public struct SpectrogramAnalyzer: Sendable {
         let selected = channels.count(channels: fileChannels)
         let bins = transform.binCount
         let windowSize = Int64(parameters.windowSize), hop = Int64(parameters.hop)
-        var sums = [Double](repeating: 0, count: bins * selected)
+        let averaging = columns == nil ? Averaging.mean : parameters.averaging
+        var sums = [Double](repeating: averaging.identity, count: bins * selected)
+        // For the median: per selected channel, the power of the column's segments, one after another.
+        var kept = [[Float]](repeating: [], count: averaging == .median ? selected : 0)
 
         /// Adds the segment at `start` to `sums`; false when the input ends before it is whole.
         func add(_ start: Int64) throws(SignalPathError) -> Bool {
@@ -72,15 +87,27 @@ public struct SpectrogramAnalyzer: Sendable {
                 source.samples.withUnsafeBufferPointer { samples in
                     transform.transform(samples, firstFrame: 0, channels: fileChannels, channel: channel)
                 }
+                if averaging == .median {
+                    kept[output] += transform.power[0..<bins]
+                    continue
+                }
                 sums.withUnsafeMutableBufferPointer { all in
-                    transform.combine(into: UnsafeMutableBufferPointer(rebasing: all[output * bins..<(output + 1) * bins]), .mean)
+                    transform.combine(into: UnsafeMutableBufferPointer(rebasing: all[output * bins..<(output + 1) * bins]), averaging)
                 }
             }
             return true
         }
         func frame(_ index: Int, span: Range<Int64>, segments: Int) -> Frame {
-            let power = (0..<selected).map { output in sums[output * bins..<(output + 1) * bins].map { $0 / Double(segments) } }
-            for index in sums.indices { sums[index] = 0 }
+            let power = (0..<selected).map { output -> [Double] in
+                let combined = sums[output * bins..<(output + 1) * bins]
+                switch averaging {
+                case .mean: return combined.map { $0 / Double(segments) }
+                case .max, .min: return Array(combined)
+                case .median: return ChunkCombiner.median(of: kept[output], segments: segments, bins: bins)
+                }
+            }
+            for index in sums.indices { sums[index] = averaging.identity }
+            for output in kept.indices { kept[output].removeAll(keepingCapacity: true) }
             return Frame(index: index, span: span, power: power, segments: segments)
         }
 

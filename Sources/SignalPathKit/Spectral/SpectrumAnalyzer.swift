@@ -240,20 +240,22 @@ final class ChunkCombiner {
             return total
         case .median:
             let bins = total.first?.count ?? 0
-            let bias = ChunkCombiner.medianBias(segments)
-            return medianValues.map { values in
-                var column = [Float](repeating: 0, count: segments)
-                return (0..<bins).map { bin in
-                    for segment in 0..<segments { column[segment] = values[segment * bins + bin] }
-                    column.sort()
-                    let middle = segments / 2
-                    let median =
-                        segments % 2 == 1
-                        ? Double(column[middle])
-                        : (Double(column[middle - 1]) + Double(column[middle])) / 2
-                    return median / bias
-                }
-            }
+            return medianValues.map { ChunkCombiner.median(of: $0, segments: segments, bins: bins) }
+        }
+    }
+
+    /// Per bin, the median of `segments` segments' power (`values`: segment after segment, `bins`
+    /// each), divided by the median's bias for noise (`medianBias`) so that on noise it estimates
+    /// the mean.
+    static func median(of values: [Float], segments: Int, bins: Int) -> [Double] {
+        let bias = medianBias(segments)
+        var column = [Float](repeating: 0, count: segments)
+        return (0..<bins).map { bin in
+            for segment in 0..<segments { column[segment] = values[segment * bins + bin] }
+            column.sort()
+            let middle = segments / 2
+            let median = segments % 2 == 1 ? Double(column[middle]) : (Double(column[middle - 1]) + Double(column[middle])) / 2
+            return median / bias
         }
     }
 

@@ -74,7 +74,7 @@ public enum SpectrumScale: String, Sendable, CaseIterable {
         switch self {
         case .dbfs: return "dB re full scale: a full-scale sine on a bin centre reads 0 dBFS"
         case .psd: return "dB re 1 FS²/Hz (power spectral density, ENBW-corrected)"
-        case .power: return "dB re 1 FS² (a full-scale sine reads −3.01 dB)"
+        case .power: return "dB re 1 FS² (a full-scale sine reads -3.01 dB)"
         case .linear: return "linear amplitude, full-scale sine = 1"
         }
     }

@@ -18,7 +18,8 @@ public enum Window: Sendable, Equatable {
 
     /// Parses `hann`, `blackman-harris`, `flat-top`, `kaiser:8.6`, `gaussian:2.5`, …
     public init?(name: String) {
-        let parts = name.lowercased().split(separator: ":", maxSplits: 1).map(String.init)
+        // Empty pieces kept, so that `kaiser:` (a parameter left out) is refused, not taken as `kaiser`.
+        let parts = name.lowercased().split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard !parts.isEmpty else { return nil }  // "" and ":" (found by the fuzzer)
         let parameter = parts.count > 1 ? Double(parts[1]) : nil
         if parts.count > 1 && parameter == nil { return nil }

@@ -89,19 +89,6 @@ public enum UnitFormat {
         return value < 0 ? "-" + output : output
     }
 
-    /// Text for people with a typographic minus (−) wherever a minus sign precedes a digit.
-    public static func typographic(_ text: String) -> String {
-        var output = ""
-        for character in text {
-            if character.isNumber, output.last == "-" {
-                output.removeLast()
-                output += "−"
-            }
-            output.append(character)
-        }
-        return output
-    }
-
     private static func twoDigits(_ value: Int64) -> String {
         value < 10 ? "0\(value)" : "\(value)"
     }

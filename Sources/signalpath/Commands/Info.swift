@@ -1,50 +1,50 @@
 import ArgumentParser
 import SignalPathKit
 
-struct Info: ParsableCommand {
+struct Info: ParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the format of audio files: container, sample format, rate, channels, length, tags.",
         discussion: """
+            A report for people, on a terminal and piped alike (so `| grep`, `| less` see what \
+            you see); programs ask for --format csv, tsv, json or ndjson, or name an --output \
+            file whose extension picks the format. In JSON and NDJSON a file that cannot be read \
+            is an entry with `path`, `error`, `error_category` and `exit_code`.
+
             Examples:
               signalpath info take.wav
               signalpath info --format json *.flac
+              signalpath info *.wav --output formats.csv
               ffmpeg -i in.mp4 -f wav - | signalpath info -
             """
     )
+    static let name = "info"
+    static let formats: [OutputFormat] = [.text, .csv, .tsv, .json, .ndjson]
+    static let view = TerminalView.report
 
     @OptionGroup var input: FileArguments
-
-    @OptionGroup var output: MachineOutputOptions
+    @OptionGroup var output: OutputOptions<Info>
 
     func run() throws {
-        var failures = FailureTally()
-        var reports: [FileInfo] = []
-        let format = output.resolved(fallback: .text)
+        let format = output.resolvedFormat
+        var writer = try ResultWriter(output: output, schema: FileInfo.schema)
         for path in input.files {
             do throws(SignalPathError) {
                 let info = try FileInfo(file: AudioFile.open(path))
                 switch format {
-                case .text, .plot: print((reports.isEmpty ? "" : "\n") + info.text)
-                case .ndjson: print(JSONValue.object([.init("schema", .string(FileInfo.schema))] + info.jsonMembers).serialized())
+                case .text:
+                    writer.write((writer.successes == 0 ? "" : "\n") + info.text + "\n")
                 case .csv, .tsv:
                     var table = DelimitedText(format == .csv ? .csv : .tsv)
-                    if reports.isEmpty { table.append(FileInfo.tableColumns) }
+                    if writer.successes == 0 { table.append(FileInfo.tableColumns) }
                     table.append(info.tableFields)
-                    print(table.text, terminator: "")
-                case .json: break
+                    writer.write(table.text)
+                default: break
                 }
-                reports.append(info)
+                writer.succeeded(json: info.jsonMembers)
             } catch {
-                failures.record(error)
+                writer.failed(error)
             }
         }
-        if format == .json {
-            let document = JSONValue.object([
-                "schema": .string(FileInfo.schema),
-                "files": .array(reports.map(\.json)),
-            ])
-            print(document.serialized(pretty: true))
-        }
-        try failures.finish()
+        try writer.finish()
     }
 }

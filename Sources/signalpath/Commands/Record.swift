@@ -29,8 +29,8 @@ struct Record: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("`-` for raw PCM on standard input (instead of a device).", valueName: "-"))
     var input: String?
 
-    @Option(name: .long, help: ArgumentHelp("ALSA capture device.", valueName: "name"))
-    var device = "default"
+    @Option(name: .long, help: ArgumentHelp("ALSA capture device (default: default).", valueName: "name"))
+    var device: String?
 
     @Option(name: .long, help: "Raw sample format: s16le, s24le, s32le or f32le (devices: s16le or f32le).")
     var raw: Recorder.RawFormat = .s16le
@@ -41,8 +41,8 @@ struct Record: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Channels.", valueName: "n"))
     var channels = 2
 
-    @Option(name: .long, help: ArgumentHelp("Stop after this long: 30, 2:00, 1.5s.", valueName: "time"))
-    var duration: String?
+    @Option(name: .long, help: ArgumentHelp("Stop after this long: 30, 2:00, 1.5s (default: until stopped or the input ends).", valueName: "time"), transform: OptionValue.duration)
+    var duration: Double?
 
     @Flag(name: .long, help: "Replace OUT if it exists.")
     var force = false
@@ -52,17 +52,17 @@ struct Record: ParsableCommand {
 
     func validate() throws {
         if let input, input != "-" { throw ValidationError("--input takes only `-` (standard input).") }
+        if input != nil && device != nil { throw ValidationError("Give either --device or --input -, not both.") }
         guard (1000...768_000).contains(rate) else { throw ValidationError("--rate takes 1000 to 768000 Hz.") }
         guard (1...64).contains(channels) else { throw ValidationError("--channels takes 1 to 64.") }
         guard (1...60).contains(fps) else { throw ValidationError("--fps takes 1 to 60.") }
-        if let duration { guard let seconds = TimeRange.seconds(duration), seconds > 0 else { throw ValidationError("Cannot read the duration '\(duration)'.") } }
     }
 
     func run() throws {
         StopSignals.install()
         do throws(SignalPathError) {
             let recorder = try Recorder(
-                path: output, source: input == "-" ? .standardInput : .device(device), format: raw,
+                path: output, source: input == "-" ? .standardInput : .device(device ?? "default"), format: raw,
                 sampleRate: rate, channels: channels, overwrite: force, fftSize: 4096, bands: nil)
             let summary: Recorder.Summary
             if StandardOutput.isTerminal {
@@ -71,7 +71,7 @@ struct Record: ParsableCommand {
                 defer { StandardOutput.write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l") }
                 var screen = LiveScreen(title: "signalpath record · " + TerminalText.sanitized(output), channels: channels, transport: "")
                 var previous: Canvas?
-                summary = try recorder.run(duration: duration.flatMap(TimeRange.seconds), framesPerSecond: fps) { frame, written in
+                summary = try recorder.run(duration: duration, framesPerSecond: fps) { frame, written in
                     let size = TerminalSize.current(environment: ProcessEnvironment.current) ?? TerminalSize(columns: 80, rows: 24)
                     screen.transport =
                         "● REC " + UnitFormat.duration(frame.time) + " · " + UnitFormat.bytes(written * Int64(channels * raw.bytesPerSample))
@@ -82,7 +82,7 @@ struct Record: ParsableCommand {
                     return StandardOutput.write(renderer.frame(canvas, previous: previous))
                 }
             } else {
-                summary = try recorder.run(duration: duration.flatMap(TimeRange.seconds), framesPerSecond: fps) { frame, _ in
+                summary = try recorder.run(duration: duration, framesPerSecond: fps) { frame, _ in
                     StandardOutput.write(frame.jsonLine() + "\n") || true  // a closed pipe does not stop a recording
                 }
             }
@@ -92,5 +92,3 @@ struct Record: ParsableCommand {
         }
     }
 }
-
-extension Recorder.RawFormat: ExpressibleByArgument {}

@@ -1,110 +1,171 @@
 import ArgumentParser
 import SignalPathKit
 
-struct Spectrogram: AsyncParsableCommand {
+struct Spectrogram: AsyncParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         abstract: "Time × frequency: a heat map on a terminal, CSV when piped.",
         discussion: """
-            On a terminal: a heat map as wide as the terminal, each column the mean power of the \
-            segments in its slice of the range, two rows per line (half blocks), in a perceptual \
-            colour map (--colormap viridis, magma, grayscale); without colour, a shade ramp. Levels \
-            are dB re full scale as in `spectrum` (a full-scale sine reads 0 dBFS), shown from \
-            --floor to --ceiling (default -120 to 0).
+            On a terminal: a heat map as wide as the terminal, each column combining the segments \
+            in its slice of the range (--average: mean power by default, or max, min, median), two \
+            rows per line (half blocks), in a perceptual colour map (--colormap viridis, magma, \
+            grayscale); without colour, a shade ramp. Levels are in --scale as in `spectrum`: \
+            dbfs (a full-scale sine reads 0 dBFS), psd or power; shown from --floor to --ceiling \
+            (default -120 to 0; for psd, to the maximum rounded up). --min-freq and --max-freq \
+            zoom the plot and limit the data.
 
-            CSV: one row per segment (every hop): time_s (the middle of the segment), then one \
-            column per bin, the header naming each bin's frequency in Hz (0, 11.71875, …); with \
-            several channels a channel column follows time_s. --long gives \
-            time_s,frequency_hz,channel,level_db rows instead. --format json writes the same frames.
+            Piped, or with --format csv: one row per segment (every hop; data is never averaged, \
+            so --average is for plots), time_s (the middle of the segment), then one column per \
+            bin, the header naming each bin's frequency in Hz (0, 11.71875, …); with several \
+            channels a channel column follows time_s. --long gives \
+            time_s,frequency_hz,channel,level_db rows instead. --format json and ndjson write the \
+            same frames; in them, a file that cannot be read is an entry with `path` and `error`. \
+            An --output file's extension picks the format (.csv, .tsv, .json, .ndjson, .svg).
 
             Examples:
               signalpath spectrogram take.wav
               signalpath spectrogram take.wav --range 10s..20s --colormap magma --linear
               signalpath spectrogram take.wav --fft-size 1024 --format csv > frames.csv
               signalpath spectrogram take.wav --output take.svg
+              signalpath spectrogram take.wav --average max --max-freq 4000
             """
     )
+
+    static let name = "spectrogram"
+    static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg]
+    static let view = TerminalView.picture
 
     @OptionGroup var input: FileArguments
     @OptionGroup var range: RangeOptions
     @OptionGroup var engine: SpectrumEngineOptions
-    @OptionGroup var output: MachineOutputOptions
+    @OptionGroup var output: OutputOptions<Spectrogram>
     @OptionGroup var plotting: PlotOptions
 
-    @Option(name: .long, help: ArgumentHelp("Channel: 1…N, left, right, mix or all (default: mix for a plot, all for data).", valueName: "channel"))
-    var channel: String?
+    @Option(
+        name: .long, help: ArgumentHelp("Channel: 1…N, left, right, mix or all (default: mix for a plot, all for data).", valueName: "channel"),
+        transform: OptionValue.channelOrAll)
+    var channel: ChannelSelection?
 
-    @Option(name: .long, help: "Colour map of the heat map: viridis, magma or grayscale.")
-    var colormap: ColorMap = .viridis
+    @Option(
+        name: .long, help: ArgumentHelp("Scale of the levels: dbfs (full-scale sine = 0 dB), psd (dB re 1 FS²/Hz) or power (dB re 1 FS²) (default: dbfs).", valueName: "scale"),
+        transform: OptionValue.decibelScale)
+    var scale: SpectrumScale?
+
+    @Option(name: .long, help: ArgumentHelp("Lowest frequency to show, in Hz (default: 20 on a log axis, else 0).", valueName: "hz"), transform: OptionValue.hertz)
+    var minFreq: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Highest frequency to show, in Hz (default: Nyquist).", valueName: "hz"), transform: OptionValue.positiveHertz)
+    var maxFreq: Double?
+
+    @Option(name: .long, help: "Colour map of the heat map: viridis, magma or grayscale (default: viridis).")
+    var colormap: ColorMap?
 
     @Flag(name: .long, help: "CSV as time_s,frequency_hz,channel,level_db rows.")
     var long = false
 
+    /// Options that would change nothing in the chosen format are refused.
     func validate() throws {
-        if let channel, channel != "all", ChannelSelection(parsing: channel) == nil {
-            throw ValidationError("Unknown channel '\(channel)'. Use a number from 1, left, right, mix or all.")
+        let format = output.resolvedFormat
+        try plotting.refuseInapplicable(format: format)
+        if let minFreq, let maxFreq, minFreq >= maxFreq { throw ValidationError("--min-freq must be below --max-freq.") }
+        if format.isPicture {
+            if long { throw ValidationError("--long applies to CSV and TSV, not to \(format.rawValue).") }
+            if channel == .all { throw ValidationError("A spectrogram plot shows one channel or the mix; --channel all is for data.") }
+            if format == .svg && input.files.count > 1 { throw ValidationError("An SVG file holds one plot; name one input file.") }
+        } else {
+            if colormap != nil { throw ValidationError("--colormap applies to a plot (--format plot or svg), not to \(format.rawValue).") }
+            if engine.average != nil {
+                throw ValidationError("--average combines the segments in each column of a plot; data has a row per segment, which nothing averages.")
+            }
+            if long && format != .csv && format != .tsv { throw ValidationError("--long applies to CSV and TSV, not to \(format.rawValue).") }
         }
+    }
+
+    var presentation: SpectrogramPresentation {
+        SpectrogramPresentation(scale: scale ?? .dbfs, frequencies: minFreq == nil && maxFreq == nil ? nil : (minFreq ?? 0)...(maxFreq ?? .infinity))
     }
 
     func run() async throws {
-        let format = output.format ?? (StandardOutput.isTerminal || plotting.output != nil ? .plot : .csv)
-        let timeRange = try range.timeRange()
-        let channels = channel.flatMap { $0 == "all" ? ChannelSelection.all : ChannelSelection(parsing: $0) } ?? (format == .plot ? .mix : .all)
-        var failures = FailureTally()
-        var documents: [JSONValue] = []
-        for (index, path) in input.files.enumerated() {
+        var writer = try ResultWriter(output: output, schema: SpectrogramAnalyzer.schema)
+        let format = writer.format
+        let presentation = self.presentation
+        for path in input.files {
             do throws(SignalPathError) {
                 let file = try AudioFile.open(path)
-                let frames = try timeRange.frames(in: path, sampleRate: file.format.sampleRate, frames: file.format.frames)
-                let parameters = engine.parameters(sampleRate: file.format.sampleRate)
+                let frames = try range.frames(in: file)
+                let parameters = engine.parameters(for: file)
+                if format.isPicture {
+                    writer.write(try plot(file, frames: frames, parameters: parameters, format: format))
+                    writer.succeeded()
+                    continue
+                }
+                let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .all, parameters: parameters, columns: nil)
+                try Self.requireBins(presentation, analyzer)
                 switch format {
-                case .plot, .text:
-                    try plot(file, frames: frames, channels: channels, parameters: parameters)
                 case .csv, .tsv:
-                    let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channels, parameters: parameters, columns: nil)
-                    var table = SpectrogramTable(analyzer: analyzer, format: format == .tsv ? .tsv : .csv, long: long, path: input.files.count > 1 ? path : nil)
-                    if index == 0 { print(table.header(), terminator: "") }
-                    try analyzer.run { frame throws(SignalPathError) in print(table.rows(frame), terminator: "") }
-                case .json, .ndjson:
-                    let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channels, parameters: parameters, columns: nil)
-                    var frameObjects: [JSONValue] = []
+                    let table = SpectrogramTable(
+                        analyzer: analyzer, presentation: presentation, format: format == .tsv ? .tsv : .csv, long: long,
+                        path: input.files.count > 1 ? path : nil)
+                    if writer.successes == 0 { writer.write(table.header()) }
+                    try analyzer.run { frame throws(SignalPathError) in writer.write(table.rows(frame)) }
+                    writer.succeeded()
+                case .ndjson:
+                    let prefix: [JSONValue.Member] = [.init("schema", .string(SpectrogramAnalyzer.schema)), .init("path", .string(path))]
                     try analyzer.run { frame throws(SignalPathError) in
-                        let objects = analyzer.jsonFrames(frame)
-                        if format == .ndjson {
-                            for object in objects {
-                                print(JSONValue.object([.init("schema", .string(SpectrogramAnalyzer.schema)), .init("path", .string(path))] + object).serialized())
-                            }
-                        } else {
-                            frameObjects += objects.map(JSONValue.object)
-                        }
+                        for object in analyzer.jsonFrames(frame, presentation) { writer.write(JSONValue.object(prefix + object).serialized() + "\n") }
                     }
-                    if format == .json { documents.append(.object(analyzer.jsonMembers + [.init("frames", .array(frameObjects))])) }
+                    writer.succeeded()
+                default:
+                    var frameObjects: [JSONValue] = []
+                    try analyzer.run { frame throws(SignalPathError) in frameObjects += analyzer.jsonFrames(frame, presentation).map(JSONValue.object) }
+                    writer.succeeded(json: analyzer.jsonMembers(presentation) + [.init("frames", .array(frameObjects))])
                 }
             } catch {
-                failures.record(error)
+                writer.failed(error)
             }
         }
-        if format == .json {
-            print(JSONValue.object(["schema": .string(SpectrogramAnalyzer.schema), "files": .array(documents)]).serialized(pretty: true))
-        }
-        try failures.finish()
+        try writer.finish()
     }
 
-    private func plot(_ file: AudioFile, frames: Range<Int64>, channels: ChannelSelection, parameters: SpectrumParameters) throws(SignalPathError) {
+    /// A frequency range with no bin in it is an error, not an empty result.
+    private static func requireBins(_ presentation: SpectrogramPresentation, _ analyzer: SpectrogramAnalyzer) throws(SignalPathError) {
+        guard presentation.bins(of: analyzer).isEmpty, let range = presentation.frequencies else { return }
+        let nyquist = Double(analyzer.file.format.sampleRate) / 2
+        let asked =
+            range.upperBound.isFinite
+            ? "between \(UnitFormat.shortest(range.lowerBound)) and \(UnitFormat.shortest(range.upperBound)) Hz" : "at or above \(UnitFormat.shortest(range.lowerBound)) Hz"
+        throw .invalidRequest(path: analyzer.file.path, reason: "no bin lies \(asked) (Nyquist: \(UnitFormat.shortest(nyquist)) Hz)")
+    }
+
+    /// The heat map of one file, as terminal text or SVG.
+    private func plot(_ file: AudioFile, frames: Range<Int64>, parameters: SpectrumParameters, format: OutputFormat) throws(SignalPathError) -> String {
         let size = plotting.size(defaultHeight: 32)
         let plotArea = SpectrogramPlot.plotArea(in: Area(x: 0, y: 0, width: size.width, height: size.height))
-        let columns = max(1, plotArea.width)
-        let selected = channels == .all ? ChannelSelection.mix : channels
-        let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: selected, parameters: parameters, columns: columns)
+        let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .mix, parameters: parameters, columns: max(1, plotArea.width))
+        let presentation = self.presentation
+        try Self.requireBins(presentation, analyzer)
         var levels: [[Double]] = []
-        try analyzer.run { frame throws(SignalPathError) in levels.append(analyzer.spectrum(of: frame).values(in: .dbfs)[0]) }
+        try analyzer.run { frame throws(SignalPathError) in levels.append(analyzer.spectrum(of: frame).values(in: presentation.scale)[0]) }
         let rate = Double(file.format.sampleRate)
         var view = SpectrogramPlot(
-            title: analyzer.title, frequencies: analyzer.frequencies, frames: levels,
+            title: analyzer.title(scale: presentation.scale), frequencies: analyzer.frequencies, frames: levels,
             times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate)
         view.logarithmic = !plotting.linear
-        view.floor = plotting.floor
-        view.ceiling = plotting.ceiling ?? 0
-        view.shades = plotting.output == nil && plotting.depth == .none
-        try plotting.emit(defaultHeight: 32, theme: Theme(colorMap: colormap)) { canvas, area in view.draw(into: &canvas, area: area) }
+        if minFreq != nil || maxFreq != nil {
+            let nyquist = rate / 2
+            let lowest = minFreq.map { max($0, view.logarithmic ? 1 : 0) } ?? (view.logarithmic ? min(20, nyquist / 2) : 0)
+            view.frequencyRange = lowest...max(min(maxFreq ?? nyquist, nyquist), lowest + 1e-9)
+        }
+        view.floor = plotting.floorLevel
+        view.ceiling = plotting.ceiling ?? max(Self.defaultCeiling(levels, scale: presentation.scale), view.floor + 10)
+        view.shades = format == .plot && plotting.depth == .none
+        return plotting.render(format, defaultHeight: 32, theme: Theme(colorMap: colormap ?? .viridis)) { canvas, area in view.draw(into: &canvas, area: area) }
+    }
+
+    /// 0 dB for dBFS and power (a full-scale sine reads 0 and -3.01); for a density, which has no
+    /// such top, the highest level rounded up to 10 dB.
+    private static func defaultCeiling(_ levels: [[Double]], scale: SpectrumScale) -> Double {
+        guard scale == .psd else { return 0 }
+        let highest = levels.lazy.flatMap { $0 }.filter(\.isFinite).max() ?? 0
+        return (highest / 10).rounded(.up) * 10
     }
 }

@@ -1,96 +1,106 @@
 import ArgumentParser
 import SignalPathKit
 
-struct Spectrum: AsyncParsableCommand {
+struct Spectrum: AsyncParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         abstract: "The FFT spectrum of a time range: a plot on a terminal, CSV when piped.",
         discussion: """
             Every number states its conventions. The default scale, dbfs, is the single-sided \
             amplitude spectrum corrected for the window's coherent gain: a full-scale sine on a bin \
-            centre reads 0.00 dBFS, a half-scale one −6.02. Segments overlap (50 % by default) and \
+            centre reads 0.00 dBFS, a half-scale one -6.02. Segments overlap (50 % by default) and \
             their power is averaged (Welch's method); --scale psd equals scipy.signal.welch with \
             scaling='density' and the same window, size and overlap (without detrending).
 
-            CSV (RFC 4180) has a header row: frequency_hz, then one column per channel named after \
+            CSV (RFC 4180 quoting, LF line ends) has a header row: frequency_hz, then one column per channel named after \
             the channel and the unit (left_dbfs, right_dbfs; mix_…; mono_…). With --bands the rows are \
             bands (frequency_hz, nominal_hz, lower_hz, upper_hz, …); with --peaks they are the peaks. \
-            Digital silence (−∞ dB) is an empty field in CSV and null in JSON. With several files, \
+            Digital silence (-inf dB) is an empty field in CSV and null in JSON. With several files, \
             CSV rows start with a path column.
 
             On a terminal the spectrum is drawn: braille traces per channel (or --style bars) over a \
             logarithmic frequency axis (--linear), dB grid, the strongest peaks marked with \
-            frequency and note. --format text gives a summary with the peaks instead; --output \
-            FILE.svg writes the plot as an SVG file.
+            frequency and note. Piped, the spectrum is CSV; --format text gives a summary with \
+            the peaks instead, --format json or ndjson the data with its conventions (a file that \
+            cannot be read is an entry with `path` and `error`). --output FILE writes a file whose \
+            extension picks the format (.svg: the plot; .csv .tsv .json .ndjson .txt). Options \
+            that would change nothing in the chosen format (--width or --style with CSV, \
+            --smooth with text, …) are refused.
 
             Examples:
               signalpath spectrum take.wav --range 1.5s..3s
               signalpath spectrum take.wav --range 00:01:00..00:01:10 --channel left | head
               signalpath spectrum take.flac --bands 1/3 --weighting A --format json
               signalpath spectrum take.wav --window flat-top --peaks 10 --format csv
+              signalpath spectrum take.wav --output take.svg --width 120 --height 40
             """
     )
+
+    static let name = "spectrum"
+    static let formats: [OutputFormat] = [.plot, .text, .csv, .tsv, .json, .ndjson, .svg]
+    static let view = TerminalView.picture
 
     @OptionGroup var input: FileArguments
 
     @OptionGroup var range: RangeOptions
     @OptionGroup var engine: SpectrumEngineOptions
     @OptionGroup var show: PresentationOptions
-    @OptionGroup var output: MachineOutputOptions
+    @OptionGroup var output: OutputOptions<Spectrum>
     @OptionGroup var jobs: JobOptions
     @OptionGroup var plotting: PlotOptions
 
-    @Option(name: .long, help: "Plot traces as lines (braille) or bars (eighth blocks; always for --bands).")
-    var style: SpectrumPlot.TraceStyle = .lines
+    @Option(name: .long, help: "Plot traces as lines (braille) or bars (eighth blocks; always for --bands) (default: lines).")
+    var style: SpectrumPlot.TraceStyle?
+
+    /// Options that would change nothing in the chosen format are refused.
+    func validate() throws {
+        let format = output.resolvedFormat
+        try plotting.refuseInapplicable(format: format)
+        if style != nil && !format.isPicture { throw ValidationError("--style applies to a plot (--format plot or svg), not to \(format.rawValue).") }
+        if format == .svg && input.files.count > 1 { throw ValidationError("An SVG file holds one plot; name one input file.") }
+        if format == .text, let option = show.smooth != nil ? "--smooth" : show.bands != nil ? "--bands" : nil {
+            throw ValidationError("\(option) shapes the spectrum that plots and data show; the text summary lists peaks of the bins.")
+        }
+        if show.a4 != nil && show.peakCount(format: format) == 0 { throw ValidationError("--a4 names the notes of peaks; ask for some with --peaks N.") }
+    }
 
     func run() async throws {
-        let format = output.format ?? (StandardOutput.isTerminal || plotting.output != nil ? .plot : .csv)
-        let timeRange = try range.timeRange()
-        let presentation = show.presentation(defaultPeaks: format == .text ? 5 : format == .plot ? 3 : 0)
-        var failures = FailureTally()
-        var documents: [JSONValue] = []
+        var writer = try ResultWriter(output: output, schema: SpectrumReport.schema)
+        let format = writer.format
+        let presentation = show.presentation(format: format)
         var table = DelimitedText(format == .tsv ? .tsv : .csv)
-        var wroteHeader = false
-        for (index, path) in input.files.enumerated() {
+        for path in input.files {
             do throws(SignalPathError) {
-                let report = try await analyse(path, timeRange: timeRange, presentation: presentation)
+                let report = try await analyse(path, presentation: presentation)
                 switch format {
-                case .plot:
-                    let plot = report.plot(style: style, logarithmic: !plotting.linear, floor: plotting.floor, ceiling: plotting.ceiling)
-                    try plotting.emit(defaultHeight: 24) { canvas, area in plot.draw(into: &canvas, area: area) }
+                case .plot, .svg:
+                    let plot = report.plot(style: style ?? .lines, logarithmic: !plotting.linear, floor: plotting.floorLevel, ceiling: plotting.ceiling)
+                    writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in plot.draw(into: &canvas, area: area) })
                 case .text:
-                    print((index == 0 ? "" : "\n") + report.text)
+                    writer.write((writer.successes == 0 ? "" : "\n") + report.text + "\n")
                 case .csv, .tsv:
                     let pathColumn = input.files.count > 1 ? path : nil
                     if show.peaks != nil {
-                        report.appendPeaks(to: &table, header: !wroteHeader, path: pathColumn)
+                        report.appendPeaks(to: &table, header: writer.successes == 0, path: pathColumn)
                     } else {
-                        report.appendRows(to: &table, header: !wroteHeader, path: pathColumn)
+                        report.appendRows(to: &table, header: writer.successes == 0, path: pathColumn)
                     }
-                    wroteHeader = true
-                    print(table.text, terminator: "")
+                    writer.write(table.text)
                     table = DelimitedText(format == .tsv ? .tsv : .csv)
                     if StandardError.isTerminal { StandardError.writeLine("signalpath: " + report.conventionsLine) }
-                case .ndjson:
-                    print(JSONValue.object([.init("schema", .string(SpectrumReport.schema))] + report.jsonMembers).serialized())
-                case .json:
-                    documents.append(.object(report.jsonMembers))
+                case .json, .ndjson: break
                 }
+                writer.succeeded(json: report.jsonMembers)
             } catch {
-                failures.record(error)
+                writer.failed(error)
             }
         }
-        if format == .json {
-            print(JSONValue.object(["schema": .string(SpectrumReport.schema), "files": .array(documents)]).serialized(pretty: true))
-        }
-        try failures.finish()
+        try writer.finish()
     }
 
-    private func analyse(_ path: String, timeRange: TimeRange, presentation: SpectrumPresentation) async throws(SignalPathError) -> SpectrumReport {
+    private func analyse(_ path: String, presentation: SpectrumPresentation) async throws(SignalPathError) -> SpectrumReport {
         let file = try AudioFile.open(path)
-        let frames = try timeRange.frames(in: path, sampleRate: file.format.sampleRate, frames: file.format.frames)
-        let analyzer = try SpectrumAnalyzer(
-            file: file, frames: frames, channels: show.channels,
-            parameters: engine.parameters(sampleRate: file.format.sampleRate))
+        let frames = try range.frames(in: file)
+        let analyzer = try SpectrumAnalyzer(file: file, frames: frames, channels: show.channels, parameters: engine.parameters(for: file))
         return SpectrumReport(spectrum: try await analyzer.run(workers: jobs.workers), presentation: presentation)
     }
 }

@@ -6,41 +6,37 @@ struct RangeOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Time range START..END: 1.5..3, 1.5s..3s, 250ms..750ms, 00:01:02.5..00:01:05, 90s.. (to the end), ..10s.",
-            valueName: "range"))
-    var range: String?
+            "Time range START..END: 1.5..3, 1.5s..3s, 250ms..750ms, 00:01:02.5..00:01:05, 90s.. (to the end), ..10s (default: the whole file). An end past the file is clamped to it (with a note on standard error); a start past it is an error.",
+            valueName: "range"), transform: OptionValue.timeRange)
+    var range: TimeRange?
 
-    @Option(name: .long, help: ArgumentHelp("Start time (instead of --range): 90, 1.5s, 250ms, 01:30.", valueName: "time"))
-    var start: String?
+    @Option(name: .long, help: ArgumentHelp("Start time (instead of --range): 90, 1.5s, 250ms, 01:30.", valueName: "time"), transform: OptionValue.time)
+    var start: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Duration from --start (instead of --range).", valueName: "time"))
-    var duration: String?
+    @Option(name: .long, help: ArgumentHelp("Duration from --start (instead of --range).", valueName: "time"), transform: OptionValue.duration)
+    var duration: Double?
 
     func validate() throws {
-        _ = try timeRange()
+        if range != nil && (start != nil || duration != nil) { throw ValidationError("Give either --range or --start/--duration, not both.") }
     }
 
     /// The range asked for; the whole file when nothing is given.
-    func timeRange() throws -> TimeRange {
-        if let range {
-            guard start == nil, duration == nil else {
-                throw ValidationError("Give either --range or --start/--duration, not both.")
-            }
-            guard let parsed = TimeRange(parsing: range) else {
-                throw ValidationError("Cannot read the range '\(range)'. Examples: 1.5..3, 250ms..750ms, 00:01:02.5..00:01:05, 90s.., ..10s.")
-            }
-            return parsed
+    var timeRange: TimeRange {
+        range ?? TimeRange(start: start, end: duration.map { (start ?? 0) + $0 })
+    }
+
+    /// The frames of the range in `file`. An end past the end of the file is clamped to it, and
+    /// one line on standard error says so (as sox and ffmpeg clamp, but say what was used).
+    func frames(in file: AudioFile) throws(SignalPathError) -> Range<Int64> {
+        let format = file.format
+        let frames = try timeRange.frames(in: file.path, sampleRate: format.sampleRate, frames: format.frames)
+        if timeRange.endsPastFile(sampleRate: format.sampleRate, frames: format.frames), let end = timeRange.end {
+            let rate = Double(format.sampleRate)
+            StandardError.writeLine(
+                "signalpath: \(TerminalText.sanitized(file.path)): the range ends at \(UnitFormat.fixed(end, 3)) s, past the end of the file "
+                    + "(\(UnitFormat.fixed(Double(format.frames ?? 0) / rate, 3)) s); using \(UnitFormat.fixed(Double(frames.lowerBound) / rate, 3)) s .. "
+                    + "\(UnitFormat.fixed(Double(frames.upperBound) / rate, 3)) s")
         }
-        let from = try start.map { text in
-            guard let seconds = TimeRange.seconds(text) else { throw ValidationError("Cannot read the start time '\(text)'.") }
-            return seconds
-        }
-        let length = try duration.map { text in
-            guard let seconds = TimeRange.seconds(text), seconds > 0 else {
-                throw ValidationError("Cannot read the duration '\(text)' (a positive time such as 2.5s or 500ms).")
-            }
-            return seconds
-        }
-        return TimeRange(start: from, end: length.map { (from ?? 0) + $0 })
+        return frames
     }
 }

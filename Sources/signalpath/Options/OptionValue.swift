@@ -1,0 +1,126 @@
+import ArgumentParser
+import SignalPathKit
+
+/// Where the text of an option becomes a typed value: the parsers that `@Option(transform:)`
+/// names. Each parses once, at the command line; what it returns is what `run()` uses. A value
+/// that does not parse is a usage error (64) whose one line says what the option takes:
+/// `The value 'kaiser:x' is invalid for '--window <name>': …`.
+///
+/// Enumerations (`--scale`, `--average`, `--weighting`, …) are `ExpressibleByArgument` instead
+/// (at the end of this file): their values are a short list that the parser itself names.
+enum OptionValue {
+    /// `hann`, `kaiser:8.6`, `gaussian:2.5`, …
+    static func window(_ text: String) throws -> Window {
+        guard let window = Window(name: text) else {
+            throw ValidationError(
+                "use rectangular, hann, hamming, blackman, blackman-harris, flat-top, kaiser[:BETA] (BETA 0 to 100) or gaussian[:ALPHA] (ALPHA above 0, up to 100)")
+        }
+        return window
+    }
+
+    /// An even FFT size from 16 to 4194304.
+    static func fftSize(_ text: String) throws -> Int {
+        guard let size = Int(text), SpectrumParameters.fftSizeRange.contains(size), size % 2 == 0 else {
+            throw ValidationError("an even number from \(SpectrumParameters.fftSizeRange.lowerBound) to \(SpectrumParameters.fftSizeRange.upperBound)")
+        }
+        return size
+    }
+
+    /// Samples per segment: 2 to the largest FFT size.
+    static func windowSize(_ text: String) throws -> Int {
+        guard let size = Int(text), (2...SpectrumParameters.fftSizeRange.upperBound).contains(size) else {
+            throw ValidationError("a number of samples from 2 to \(SpectrumParameters.fftSizeRange.upperBound)")
+        }
+        return size
+    }
+
+    /// A percentage from 0 to 95 (`50` or `50%`), as a fraction (0.5).
+    static func overlap(_ text: String) throws -> Double {
+        let number = text.hasSuffix("%") ? String(text.dropLast()) : text
+        guard let percent = Double(number), percent >= 0, percent <= 95 else { throw ValidationError("a percentage from 0 to 95") }
+        return percent / 100
+    }
+
+    /// A frequency in Hz above 0.
+    static func positiveHertz(_ text: String) throws -> Double {
+        guard let hertz = Double(text), hertz > 0, hertz.isFinite else { throw ValidationError("a frequency in Hz above 0") }
+        return hertz
+    }
+
+    /// A frequency in Hz, 0 or above.
+    static func hertz(_ text: String) throws -> Double {
+        guard let hertz = Double(text), hertz >= 0, hertz.isFinite else { throw ValidationError("a frequency in Hz, 0 or above") }
+        return hertz
+    }
+
+    /// A scale in dB (`dbfs`, `psd`, `power`): what a spectrogram's levels can be.
+    static func decibelScale(_ text: String) throws -> SpectrumScale {
+        guard let scale = SpectrumScale(rawValue: text.lowercased()), scale.isDecibels else { throw ValidationError("use dbfs, psd or power: levels in dB") }
+        return scale
+    }
+
+    /// `1`…`N`, `left`, `right` or `mix`.
+    static func channel(_ text: String) throws -> ChannelSelection {
+        guard let selection = ChannelSelection(parsing: text), selection != .all else {
+            throw ValidationError("use a channel number from 1, left, right or mix")
+        }
+        return selection
+    }
+
+    /// `1`…`N`, `left`, `right`, `mix` or `all`.
+    static func channelOrAll(_ text: String) throws -> ChannelSelection {
+        guard let selection = ChannelSelection(parsing: text) else { throw ValidationError("use a channel number from 1, left, right, mix or all") }
+        return selection
+    }
+
+    /// Band levels: one of the IEC 61260 fractions.
+    static func bandFraction(_ text: String) throws -> OctaveFraction {
+        guard let fraction = OctaveFraction(parsing: text), fraction.isBandFraction else { throw ValidationError("use \(OctaveFraction.bandList)") }
+        return fraction
+    }
+
+    /// Smoothing: 1/1 to 1/48 octave.
+    static func smoothingFraction(_ text: String) throws -> OctaveFraction {
+        let range = OctaveFraction.smoothingDenominators
+        guard let fraction = OctaveFraction(parsing: text), range.contains(fraction.denominator) else {
+            throw ValidationError("use 1/\(range.lowerBound) to 1/\(range.upperBound), such as 1/3")
+        }
+        return fraction
+    }
+
+    /// A time from the start: `90`, `1:30`, `2.5s`, `250ms`.
+    static func time(_ text: String) throws -> Double {
+        guard let seconds = TimeRange.seconds(text) else { throw ValidationError("a time such as 90, 1:30, 2.5s or 250ms") }
+        return seconds
+    }
+
+    /// A duration above 0: `30`, `2:00`, `1.5s`.
+    static func duration(_ text: String) throws -> Double {
+        guard let seconds = TimeRange.seconds(text), seconds > 0 else { throw ValidationError("a time above 0, such as 30, 2:00, 1.5s or 500ms") }
+        return seconds
+    }
+
+    /// `START..END`, either side optional.
+    static func timeRange(_ text: String) throws -> TimeRange {
+        guard let range = TimeRange(parsing: text) else {
+            throw ValidationError("use START..END, such as 1.5..3, 250ms..750ms, 00:01:02.5..00:01:05, 90s.. or ..10s")
+        }
+        return range
+    }
+}
+
+extension FrequencyWeighting: ExpressibleByArgument {
+    /// `A`, `C` or `Z`, in either case.
+    public init?(argument: String) {
+        self.init(rawValue: argument.uppercased())
+    }
+}
+
+extension Averaging: ExpressibleByArgument {}
+extension SpectrumScale: ExpressibleByArgument {}
+extension RMSReference: ExpressibleByArgument {}
+extension ColorDepth.Choice: ExpressibleByArgument {}
+extension ColorMap: ExpressibleByArgument {}
+extension SpectrumPlot.TraceStyle: ExpressibleByArgument {}
+extension ReplayView: ExpressibleByArgument {}
+extension Recorder.RawFormat: ExpressibleByArgument {}

@@ -1,0 +1,155 @@
+import ArgumentParser
+import SignalPathKit
+
+/// A format a command can write.
+enum OutputFormat: String, CaseIterable {
+    /// The picture on a terminal (braille traces, half-block heat maps).
+    case plot
+    /// The report for people.
+    case text
+    case csv, tsv
+    /// One document for the whole call.
+    case json
+    /// One line per file (spectrogram: per frame and channel).
+    case ndjson
+    /// The picture as a standalone SVG document.
+    case svg
+
+    var isPicture: Bool { self == .plot || self == .svg }
+
+    /// The extension of an `--output` file in this format; nil for plot, which is for terminals.
+    var fileExtension: String? {
+        switch self {
+        case .plot: return nil
+        case .text: return "txt"
+        default: return rawValue
+        }
+    }
+
+    /// The format an `--output` file's extension picks; `.jsonl` is NDJSON's other name.
+    init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "txt": self = .text
+        case "jsonl": self = .ndjson
+        case "plot": return nil
+        default: self.init(rawValue: fileExtension.lowercased())
+        }
+    }
+
+    /// Image formats of a later issue: an `--output` with these names them as not written yet.
+    static let plannedExtensions = ["png", "pdf"]
+
+    /// `a, b or c`.
+    static func list(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items.last!
+    }
+}
+
+/// What a command shows on a terminal; it decides what a pipe gets.
+enum TerminalView {
+    /// A report for people (info, analyze): piped, the same report, without colour.
+    case report
+    /// A picture (spectrum plot, spectrogram): piped, its data as CSV.
+    case picture
+
+    /// The format written when neither --format nor --output names one.
+    func defaultFormat(onTerminal: Bool) -> OutputFormat {
+        switch self {
+        case .report: return .text
+        case .picture: return onTerminal ? .plot : .csv
+        }
+    }
+}
+
+/// A command that writes data: its name, the formats it writes and its terminal view.
+protocol DataCommand: SendableMetatype {
+    static var name: String { get }
+    static var formats: [OutputFormat] { get }
+    static var view: TerminalView { get }
+}
+
+extension DataCommand {
+    /// The extensions `--output` takes for this command.
+    static var extensions: [String] { formats.compactMap(\.fileExtension).map { "." + $0 } }
+
+    /// Parses `--format`: one of the formats this command writes.
+    static func format(_ text: String) throws -> OutputFormat {
+        guard let format = OutputFormat(rawValue: text.lowercased()), formats.contains(format) else {
+            throw ValidationError("\(name) writes \(OutputFormat.list(formats.map(\.rawValue)))")
+        }
+        return format
+    }
+
+    static var formatHelp: String {
+        let descriptions: [OutputFormat: String] = [
+            .plot: "plot (the picture, for a terminal)", .text: "text (the report for people)", .csv: "csv", .tsv: "tsv",
+            .json: "json (one document)", .ndjson: "ndjson (one line per \(name == "spectrogram" ? "frame and channel" : "file"))",
+            .svg: "svg (the picture as an SVG file)",
+        ]
+        let defaults =
+            switch view {
+            case .report: "text, on a terminal and piped alike"
+            case .picture: "plot on a terminal, csv when piped"
+            }
+        return "Output format: " + OutputFormat.list(formats.map { descriptions[$0]! }) + " (default: \(defaults); with --output, its extension)."
+    }
+}
+
+/// Where and in which format a command writes: `--format`, `--output FILE` (whose extension picks
+/// the format) and `--force`. One rule for every command: the extension decides, a --format that
+/// disagrees with it is a usage error, and so is an extension that names no format; with neither,
+/// a report stays a report when piped and a picture becomes CSV.
+struct OutputOptions<Command: DataCommand>: ParsableArguments {
+    @Option(
+        name: .long, help: ArgumentHelp(Command.formatHelp, valueName: "format"), completion: .list(Command.formats.map(\.rawValue)),
+        transform: { try Command.format($0) })
+    var format: OutputFormat?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write to FILE instead of standard output, whole or not at all; its extension picks the format: \(OutputFormat.list(Command.extensions)).",
+            valueName: "file"))
+    var output: String?
+
+    @Flag(name: .long, help: "Replace the --output file if it exists.")
+    var force = false
+
+    func validate() throws {
+        _ = try resolved()
+        if force && output == nil { throw ValidationError("--force replaces an --output file; there is none.") }
+    }
+
+    /// The format to write (after `validate()`, which has refused every conflict).
+    var resolvedFormat: OutputFormat {
+        do {
+            return try resolved()
+        } catch {
+            preconditionFailure("validate() refuses this: \(error)")
+        }
+    }
+
+    private func resolved() throws -> OutputFormat {
+        guard let output else { return format ?? Command.view.defaultFormat(onTerminal: StandardOutput.isTerminal) }
+        let name = output.split(separator: "/").last.map(String.init) ?? output
+        let fileExtension = name.contains(".") ? String(name[name.index(after: name.lastIndex(of: ".")!)...]) : ""
+        let written = "\(Command.name) writes \(OutputFormat.list(Command.extensions))"
+        if OutputFormat.plannedExtensions.contains(fileExtension.lowercased()) {
+            throw ValidationError("--output \(output): \(fileExtension.uppercased()) is not written yet; \(written).")
+        }
+        guard let picked = OutputFormat(fileExtension: fileExtension) else {
+            throw ValidationError("--output \(output): the extension picks the format, and \(fileExtension.isEmpty ? "there is none" : "'.\(fileExtension)' is none"); \(written).")
+        }
+        guard Command.formats.contains(picked) else { throw ValidationError("--output \(output): \(written), not \(picked.rawValue).") }
+        if let format, format != picked {
+            throw ValidationError("--format \(format.rawValue) disagrees with --output \(output), which is \(picked.rawValue); give one of them.")
+        }
+        return picked
+    }
+
+    /// Opens the destination: standard output, or the --output file (made now, so that a
+    /// directory that cannot take it fails before any work: exit 73).
+    func open() throws(SignalPathError) -> OutputSink {
+        try OutputSink(path: output, overwrite: force)
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import SignalPathKit
+
+/// A command's results over its files, in the order given: each success in the chosen format
+/// (the command writes it), each failure as one line on standard error and, in JSON and NDJSON,
+/// as an entry with `path` and `error` — so a JSON consumer sees every file it asked for.
+struct ResultWriter {
+    let sink: OutputSink
+    let format: OutputFormat
+    /// The `schema` of the JSON document and of every NDJSON line.
+    let schema: String
+    private var documents: [JSONValue] = []
+    private var failures = FailureTally()
+    /// Files written so far (successes): the first gets the CSV header, the others a blank line
+    /// before their text report.
+    private(set) var successes = 0
+
+    /// Opens the command's destination; a file that cannot be made ends the command (exit 73).
+    init<Command>(output: OutputOptions<Command>, schema: String) throws {
+        do throws(SignalPathError) {
+            sink = try output.open()
+        } catch {
+            throw ExitCode(ExitStatus.report(error))
+        }
+        format = output.resolvedFormat
+        self.schema = schema
+    }
+
+    /// Writes `text` as it is.
+    func write(_ text: String) {
+        sink.write(text)
+    }
+
+    /// Records a success. In JSON its members become an entry of `files`; in NDJSON a line.
+    mutating func succeeded(json members: @autoclosure () -> [JSONValue.Member]) {
+        switch format {
+        case .json: documents.append(.object(members()))
+        case .ndjson: sink.writeLine(JSONValue.object([.init("schema", .string(schema))] + members()).serialized())
+        default: break
+        }
+        successes += 1
+    }
+
+    /// Records a success the caller has written itself.
+    mutating func succeeded() {
+        successes += 1
+    }
+
+    /// Reports a failed file; in JSON and NDJSON it also becomes an entry.
+    mutating func failed(_ error: SignalPathError) {
+        failures.record(error)
+        switch format {
+        case .json: documents.append(.object(ExitStatus.jsonMembers(error)))
+        case .ndjson: sink.writeLine(JSONValue.object([.init("schema", .string(schema))] + ExitStatus.jsonMembers(error)).serialized())
+        default: break
+        }
+    }
+
+    /// Writes the JSON document, puts an --output file in place, and exits with the first
+    /// failure's code (or the output's own, when writing it failed).
+    func finish() throws {
+        if format == .json {
+            sink.writeLine(JSONValue.object(["schema": .string(schema), "files": .array(documents)]).serialized(pretty: true))
+        }
+        do throws(SignalPathError) {
+            try sink.finish()
+        } catch {
+            throw ExitCode(ExitStatus.report(error))
+        }
+        try failures.finish()
+    }
+}

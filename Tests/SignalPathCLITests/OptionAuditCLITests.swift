@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+import SignalPathTestSupport
+
+/// Every option a command accepts changes its output or is refused (exit 64, naming the option).
+/// The options come from the command's own --help, so one added later without a case here fails.
+@Suite("every option changes something or is refused")
+struct OptionAuditCLITests {
+    let scratch = ScratchDirectory("audit")
+
+    /// An option given on top of a base command line.
+    struct Variant {
+        let option: String
+        let arguments: [String]
+        init(_ arguments: String...) {
+            option = arguments[0]
+            self.arguments = arguments
+        }
+    }
+
+    /// A base command line and the variants tried on it.
+    struct Scenario {
+        let base: [String]
+        let variants: [Variant]
+    }
+
+    /// Options whose effect is not in the output, with the reason; checked elsewhere or by nature.
+    static let exempt: [String: String] = [
+        "--jobs": "the result is bit-identical for any number of workers (SpectrumAnalyzerTests); only the time changes",
+        "--version": "prints the version",
+        "--realtime": "pacing only (LiveCLITests)", "--no-realtime": "pacing only (LiveCLITests)",
+        "--follow": "waits for a growing file (LiveCLITests)",
+        "--input": "every record scenario reads standard input; without it record captures from a device",
+        "--force": "replaces an existing --output file: checked below and in PlotCLITests.svgOutput",
+    ]
+
+    /// The options `command --help` lists.
+    func listedOptions(_ command: String) throws -> Set<String> {
+        let help = try signalpath(command, "--help").stdout
+        var options: Set<String> = []
+        for line in help.split(separator: "\n") where line.hasPrefix("  --") {
+            let name = line.dropFirst(2).split(separator: " ")[0]
+            for part in name.split(separator: "/") { options.insert(String(part)) }
+        }
+        return options
+    }
+
+    /// Runs `arguments` and returns what it produced: exit status, standard output, standard error
+    /// and the bytes of `file` (for record) when given.
+    func outcome(_ arguments: [String], file: String? = nil, input: Data? = nil) throws -> (status: Int32, output: Data, stderr: String) {
+        if let file { try? FileManager.default.removeItem(atPath: file) }
+        let result = try signalpath(arguments, input: input)
+        var output = result.stdoutData
+        if let file, let bytes = FileManager.default.contents(atPath: file) { output += bytes }
+        return (result.status, output, result.stderr)
+    }
+
+    func scenarios(_ command: String) -> [Scenario] {
+        let stereo = sample("stereo-440L-880R-44k1-s16.wav")  // 1 s: 440 Hz left, 880 Hz right
+        let sine = sample("sine-1k-48k-s16-mono.wav")  // 2 s of 1 kHz
+        let chord = sample("chord-a-major-44k1-stereo.ogg")  // 3 s, stereo
+        let out = scratch.file("out")
+        switch command {
+        case "spectrum":
+            return [
+                Scenario(
+                    base: ["spectrum", stereo, "--format", "csv"],
+                    variants: [
+                        Variant("--range", "0..0.5"), Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--fft-size", "1024"),
+                        Variant("--resolution", "5"), Variant("--window-size", "2048"), Variant("--window", "flat-top"), Variant("--overlap", "75"),
+                        Variant("--average", "max"), Variant("--channel", "left"), Variant("--scale", "psd"), Variant("--min-freq", "100"),
+                        Variant("--max-freq", "1000"), Variant("--smooth", "1/3"), Variant("--bands", "1/3"), Variant("--weighting", "A"),
+                        Variant("--peaks", "2"), Variant("--a4", "415"), Variant("--format", "json"), Variant("--output", out + ".json"),
+                        Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"), Variant("--floor", "-90"),
+                        Variant("--ceiling", "10"), Variant("--linear"), Variant("--style", "bars"),
+                    ]),
+                Scenario(
+                    base: ["spectrum", stereo, "--format", "svg"],
+                    variants: [
+                        Variant("--width", "100"), Variant("--height", "30"), Variant("--floor", "-90"), Variant("--ceiling", "10"), Variant("--linear"),
+                        Variant("--style", "bars"), Variant("--peaks", "1"), Variant("--a4", "415"), Variant("--color", "always"),
+                    ]),
+                Scenario(
+                    base: ["spectrum", stereo, "--format", "text"],
+                    variants: [Variant("--smooth", "1/3"), Variant("--bands", "1/3"), Variant("--a4", "415"), Variant("--peaks", "2"), Variant("--scale", "psd")]),
+            ]
+        case "spectrogram":
+            return [
+                Scenario(
+                    base: ["spectrogram", stereo, "--format", "csv"],
+                    variants: [
+                        Variant("--range", "0..0.5"), Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--fft-size", "1024"),
+                        Variant("--resolution", "50"), Variant("--window-size", "2048"), Variant("--window", "blackman"), Variant("--overlap", "75"),
+                        Variant("--average", "max"), Variant("--channel", "left"), Variant("--scale", "psd"), Variant("--min-freq", "100"),
+                        Variant("--max-freq", "1000"), Variant("--colormap", "magma"), Variant("--long"), Variant("--format", "json"),
+                        Variant("--output", out + ".csv"), Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"),
+                        Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"),
+                    ]),
+                Scenario(
+                    // 3 s in 60 columns at a 256-frame hop: a dozen segments per column for --average to combine.
+                    base: ["spectrogram", chord, "--format", "svg", "--width", "60", "--height", "16", "--fft-size", "512"],
+                    variants: [
+                        Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"),
+                        Variant("--colormap", "magma"), Variant("--average", "max"), Variant("--channel", "left"), Variant("--scale", "psd"),
+                        Variant("--min-freq", "200"), Variant("--max-freq", "2000"), Variant("--color", "always"), Variant("--long"),
+                        Variant("--channel", "all"),
+                    ]),
+            ]
+        case "analyze":
+            return [
+                Scenario(
+                    base: ["analyze", sine],
+                    variants: [
+                        Variant("--range", "0..0.5"), Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--rms-reference", "sine"),
+                        Variant("--silence-threshold", "-20"), Variant("--clip-run", "1"), Variant("--tones", "1"), Variant("--harmonics", "3"),
+                        Variant("--fft-size", "4096"), Variant("--window", "hann"), Variant("--a4", "415"), Variant("--format", "csv"),
+                        Variant("--output", out + ".txt"),
+                    ])
+            ]
+        case "info":
+            return [Scenario(base: ["info", sine], variants: [Variant("--format", "csv"), Variant("--output", out + ".json")])]
+        case "replay":
+            return [
+                Scenario(
+                    base: ["replay", sine, "--no-realtime", "--fps", "10"],
+                    variants: [
+                        Variant("--from", "1"), Variant("--speed", "2"), Variant("--fps", "5"), Variant("--fft-size", "1024"), Variant("--bands", "1/3"),
+                        Variant("--format", "csv"), Variant("--view", "spectrum"), Variant("--stats"), Variant("--device", "default"),
+                        // A device that cannot exist: --play changes the outcome without making a sound anywhere.
+                        Variant("--play", "--device", "signalpath-no-such-device"),
+                    ])
+            ]
+        case "record":
+            return [
+                Scenario(
+                    base: ["record", out + ".wav", "--input", "-", "--raw", "s16le", "--rate", "8000", "--channels", "1", "--fps", "10"],
+                    variants: [
+                        Variant("--raw", "s32le"), Variant("--rate", "16000"), Variant("--channels", "2"), Variant("--duration", "0.1"),
+                        Variant("--fps", "20"), Variant("--device", "default"),
+                    ])
+            ]
+        default: return []
+        }
+    }
+
+    @Test("each option of each command changes the output or is refused", arguments: ["spectrum", "spectrogram", "analyze", "info", "replay", "record"])
+    func audit(command: String) throws {
+        let scenarios = scenarios(command)
+        let covered = Set(scenarios.flatMap { $0.variants.map(\.option) }).union(Self.exempt.keys).union(["--help"])
+        let missing = try listedOptions(command).subtracting(covered)
+        #expect(missing.isEmpty, "\(command): options without an audit case: \(missing.sorted())")
+
+        // Raw PCM for record: 0.5 s of noise at 8 kHz, 16-bit mono (32-bit reads it as half as many frames).
+        let raw = Data(PCMFileBuilder(container: .wav, encoding: .signed16, channels: 1, sampleRate: 8000).sampleBytes(Signals.noise(count: 4000, amplitude: 0.5, seed: 3)))
+        let file = command == "record" ? scratch.file("out.wav") : nil
+        let input = command == "record" ? raw : nil
+        var problems: [String] = []
+        for scenario in scenarios {
+            let baseline = try outcome(scenario.base, file: file, input: input)
+            try #require(baseline.status == 0, "\(scenario.base): \(baseline.stderr)")
+            for variant in scenario.variants {
+                let result = try outcome(scenario.base + variant.arguments, file: file, input: input)
+                let label = "\(scenario.base.first!) … \(scenario.base.dropFirst(2).joined(separator: " ")) + \(variant.arguments.joined(separator: " "))"
+                if result.status == 64 {
+                    if !result.stderr.contains(variant.option) { problems.append("\(label): refused without naming \(variant.option): \(result.stderr.prefix(200))") }
+                    // A value the parser could not take is not a refusal of the option.
+                    if ["Missing value", "Unknown option", "Unexpected argument", "is invalid for"].contains(where: result.stderr.contains) {
+                        problems.append("\(label): not parsed: \(result.stderr.prefix(200))")
+                    }
+                } else if result.status == baseline.status && result.output == baseline.output {
+                    problems.append("\(label): accepted and changed nothing")
+                }
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test("--force: an existing output is kept without it and replaced with it, in every command that writes a file")
+    func force() throws {
+        let input = sample("sine-1k-48k-s16-mono.wav")
+        let raw = Data(count: 8000)
+        for (arguments, name) in [
+            (["info", input, "--output"], "info.json"), (["analyze", input, "--output"], "analyze.csv"), (["spectrum", input, "--output"], "spectrum.csv"),
+            (["spectrogram", input, "--fft-size", "1024", "--output"], "spectrogram.csv"), (["record", "--input", "-", "--raw", "s16le"], "take.wav"),
+        ] {
+            let path = scratch.write(name, Array("keep me".utf8))
+            let command = arguments[0] == "record" ? ["record", path] + arguments.dropFirst() : arguments + [path]
+            let refused = try signalpath(command, input: raw)
+            #expect(refused.status == 64 && refused.stderr.contains("--force"), "\(name): \(refused.stderr)")
+            #expect(FileManager.default.contents(atPath: path) == Data("keep me".utf8))
+            let forced = try signalpath(command + ["--force"], input: raw)
+            #expect(forced.status == 0, "\(name): \(forced.stderr)")
+            #expect(FileManager.default.contents(atPath: path) != Data("keep me".utf8), "\(name) replaced")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import SignalPathKit
+import Testing
+
+@testable import signalpath
+
+/// The option types: text in, typed value out, or one line that says what the option takes.
+@Suite("option parsing")
+struct OptionParsingTests {
+    /// The message a parser throws, or nil when it parses.
+    func refusal<T>(_ parse: (String) throws -> T, _ text: String) -> String? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("windows: names and parameters become Window values; anything else is refused with the list")
+    func windows() throws {
+        #expect(try OptionValue.window("hann") == .hann)
+        #expect(try OptionValue.window("Kaiser:8.6") == .kaiser(beta: 8.6))
+        #expect(try OptionValue.window("kaiser") == .kaiser(beta: 8.6))
+        #expect(try OptionValue.window("gaussian:3") == .gaussian(alpha: 3))
+        #expect(try OptionValue.window("flat-top") == .flatTop)
+        for bad in ["", ":", "kaiser:", "kaiser:x", "kaiser:-1", "kaiser:101", "gaussian:0", "hanning:2:3", "nonsense"] {
+            let message = try #require(refusal(OptionValue.window, bad), "'\(bad)' is refused")
+            #expect(message.contains("kaiser[:BETA]") && !message.contains("\n"), "\(bad): \(message)")
+        }
+    }
+
+    @Test("FFT and window sizes, overlap: ranges stated, numbers checked")
+    func sizes() throws {
+        #expect(try OptionValue.fftSize("16") == 16 && OptionValue.fftSize("4194304") == 4_194_304)
+        for bad in ["0", "15", "17", "4194306", "-4096", "1e3", "x", "1099511627776"] {
+            #expect(refusal(OptionValue.fftSize, bad) != nil, "\(bad)")
+        }
+        #expect(try OptionValue.windowSize("2") == 2)
+        #expect(refusal(OptionValue.windowSize, "1") != nil)
+        #expect(try OptionValue.overlap("50") == 0.5 && OptionValue.overlap("75%") == 0.75 && OptionValue.overlap("0") == 0)
+        for bad in ["96", "-1", "150", "fifty", "%"] { #expect(refusal(OptionValue.overlap, bad) != nil, "\(bad)") }
+    }
+
+    @Test("octave fractions: one type; bands take the IEC 61260 list, smoothing 1/1 to 1/48")
+    func fractions() throws {
+        #expect(OctaveFraction.bandDenominators == [1, 2, 3, 6, 12, 24])
+        for n in OctaveFraction.bandDenominators { #expect(try OptionValue.bandFraction("1/\(n)").denominator == n) }
+        #expect(try OptionValue.bandFraction("1").denominator == 1)
+        for bad in ["1/4", "1/5", "1/48", "2/3", "1/", "/3", "1/3/2", "1/+3", "1/٣", "third"] {
+            let message = try #require(refusal(OptionValue.bandFraction, bad), "'\(bad)'")
+            #expect(message.contains("1/1, 1/2, 1/3, 1/6, 1/12 or 1/24"), "\(message)")
+        }
+        #expect(try OptionValue.smoothingFraction("1/48").denominator == 48)
+        #expect(try OptionValue.smoothingFraction("1/5").description == "1/5")
+        for bad in ["1/49", "1/0", "0", "1/-3"] { #expect(refusal(OptionValue.smoothingFraction, bad) != nil, "\(bad)") }
+    }
+
+    @Test("channels, times and ranges")
+    func selections() throws {
+        #expect(try OptionValue.channel("2") == .single(1) && OptionValue.channel("left") == .single(0) && OptionValue.channel("MIX") == .mix)
+        #expect(refusal(OptionValue.channel, "all") != nil, "spectrum has no `all`: every channel is its default")
+        #expect(try OptionValue.channelOrAll("all") == .all)
+        for bad in ["0", "-1", "centre", ""] { #expect(refusal(OptionValue.channel, bad) != nil, "\(bad)") }
+        #expect(try OptionValue.decibelScale("PSD") == .psd && OptionValue.decibelScale("dbfs") == .dbfs)
+        #expect(refusal(OptionValue.decibelScale, "linear") != nil, "a spectrogram's levels are in dB")
+        #expect(try OptionValue.time("1:30") == 90 && OptionValue.time("250ms") == 0.25)
+        #expect(refusal(OptionValue.duration, "0") != nil && refusal(OptionValue.time, "-1") != nil)
+        #expect(try OptionValue.timeRange("1.5s..3s") == TimeRange(start: 1.5, end: 3))
+        #expect(try OptionValue.timeRange("90s..") == TimeRange(start: 90, end: nil))
+        for bad in ["", "..", "3", "a..b"] { #expect(refusal(OptionValue.timeRange, bad) != nil, "\(bad)") }
+    }
+
+    @Test("a command's options are typed once parsed: spectrum and analyze")
+    func commandsParseIntoTypes() throws {
+        let spectrum = try Spectrum.parse([
+            "a.wav", "--window", "kaiser:9", "--overlap", "75%", "--bands", "1/3", "--weighting", "a", "--channel", "right", "--range", "1..2",
+            "--format", "json",
+        ])
+        #expect(spectrum.engine.window == .kaiser(beta: 9) && spectrum.engine.overlap == 0.75)
+        #expect(spectrum.show.bands == OctaveFraction(denominator: 3) && spectrum.show.weighting == .a && spectrum.show.channel == .single(1))
+        #expect(spectrum.range.timeRange == TimeRange(start: 1, end: 2))
+        #expect(spectrum.output.resolvedFormat == .json)
+        let analyze = try Analyze.parse(["a.wav"])
+        #expect(analyze.analysis.settings == AnalysisSettings(), "the defaults are the library's")
+        #expect(try Analyze.parse(["a.wav", "--window", "hann"]).analysis.settings.spectrum.window == .hann)
+    }
+
+    @Test("--output: the extension picks the format; disagreements, unknown and unwritten extensions are refused")
+    func outputResolution() throws {
+        #expect(try Spectrum.parse(["a.wav", "--output", "x.csv"]).output.resolvedFormat == .csv)
+        #expect(try Spectrum.parse(["a.wav", "--output", "dir.v2/x.SVG"]).output.resolvedFormat == .svg)
+        #expect(try Spectrum.parse(["a.wav", "--output", "x.jsonl"]).output.resolvedFormat == .ndjson)
+        #expect(try Analyze.parse(["a.wav", "--output", "x.txt", "--format", "text"]).output.resolvedFormat == .text)
+        let refused: [[String]] = [
+            ["a.wav", "--output", "x.csv", "--format", "json"], ["a.wav", "--output", "x.dat"], ["a.wav", "--output", "x"],
+            ["a.wav", "--output", "x.png"], ["a.wav", "--output", "x.pdf"], ["a.wav", "--format", "yaml"],
+        ]
+        for arguments in refused { #expect(throws: (any Error).self, "\(arguments)") { try Spectrum.parse(arguments) } }
+        #expect(throws: (any Error).self) { try Info.parse(["a.wav", "--output", "x.svg"]) }
+        #expect(throws: (any Error).self) { try Info.parse(["a.wav", "--format", "plot"]) }
+        #expect(throws: (any Error).self) { try Spectrogram.parse(["a.wav", "--format", "text"]) }
+    }
+}
