@@ -23,7 +23,7 @@ final class SndFile {
                 return .success(handle)
             }
             // A read error met while parsing the header explains the failure better than libsndfile.
-            return .failure(cursor.error ?? SndFile.openError(path: path))
+            return .failure(cursor.error ?? SndFile.openError(path: path, cursor: cursor))
         }
         self.handle = try opened.get()
         self.cursor = cursor
@@ -64,12 +64,17 @@ final class SndFile {
     /// that reason paired with its file when several files are opened at once.
     private static let openLock = Lock()
 
-    private static func openError(path: String) -> SignalPathError {
+    private static func openError(path: String, cursor: FileCursor) -> SignalPathError {
         let code = sf_error(nil)
         let detail = sanitizedReason(String(cString: sf_strerror(nil)))
         switch Int(code) {
         case SF_ERR_UNRECOGNISED_FORMAT:
-            return .unrecognizedFormat(path: path, reason: "not a recognised audio format")
+            // Say what it looks like when the first bytes tell (MP4, Matroska, ADTS, …).
+            let reason = "not a recognised audio format"
+            guard let foreign = ForeignFormat.sniff(leadingBytes(cursor, count: ForeignFormat.prefixLength)) else {
+                return .unrecognizedFormat(path: path, reason: reason)
+            }
+            return .unrecognizedFormat(path: path, reason: reason + ": " + foreign.explanation(path: path))
         case SF_ERR_UNSUPPORTED_ENCODING:
             return .unrecognizedFormat(path: path, reason: "unsupported encoding (\(detail))")
         case SF_ERR_SYSTEM:
@@ -77,6 +82,14 @@ final class SndFile {
         default:
             return .malformed(path: path, reason: detail)
         }
+    }
+
+    /// Up to `count` bytes from the start of the file (fewer when it is shorter or a read fails).
+    private static func leadingBytes(_ cursor: FileCursor, count: Int) -> [UInt8] {
+        cursor.seek(to: 0)
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { cursor.read(into: $0) }
+        return Array(bytes.prefix(read))
     }
 
     /// libsndfile's messages span lines and end in full stops; errors here are one line.
