@@ -18,4 +18,15 @@ struct SignalPath: AsyncParsableCommand {
         subcommands: [Info.self, Analyze.self, Spectrum.self, Spectrogram.self, Replay.self, Record.self]
     )
 
+    /// A first argument that is not a command gets a suggestion (one line, exit 64) before
+    /// ArgumentParser parses the rest.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let commands = configuration.subcommands.map { $0._commandName }
+        if let mistake = MistypedCommand(arguments: arguments, commands: commands) {
+            StandardError.writeLine(mistake.message)
+            exit(withError: ExitCode(ExitStatus.usage))
+        }
+        await main(arguments)
+    }
 }
