@@ -55,7 +55,9 @@ struct Spectrum: AsyncParsableCommand {
                 let report = try await analyse(path, timeRange: timeRange, presentation: presentation)
                 switch format {
                 case .plot:
-                    let plot = report.plot(style: style, logarithmic: !plotting.linear, floor: plotting.floor, ceiling: plotting.ceiling)
+                    let plot = report.plot(
+                        style: style, logarithmic: !plotting.linear, floor: plotting.floor, ceiling: plotting.ceiling,
+                        monochrome: plotting.output == nil && plotting.depth == .none)
                     try plotting.emit(defaultHeight: 24) { canvas, area in plot.draw(into: &canvas, area: area) }
                 case .text:
                     print((index == 0 ? "" : "\n") + report.text)
