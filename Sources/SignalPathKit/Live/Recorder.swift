@@ -22,6 +22,8 @@ public final class Recorder {
 
     public enum Source: Sendable {
         case standardInput
+        /// Raw PCM from an open descriptor (a pipe or a file), read to its end; not closed here.
+        case descriptor(Int32)
         case device(String)
     }
 
@@ -183,8 +185,9 @@ public final class Recorder {
         }
         let wanted = frames * bytesPerFrame
         var filled = 0
+        let descriptor: Int32 = if case .descriptor(let number) = source { number } else { 0 }
         while filled < wanted {
-            let count = raw.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress! + filled, wanted - filled) }
+            let count = raw.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, wanted - filled) }
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR {
