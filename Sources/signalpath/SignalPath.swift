@@ -18,8 +18,9 @@ struct SignalPath: AsyncParsableCommand {
         subcommands: [Info.self, Analyze.self, Spectrum.self, Spectrogram.self, Replay.self, Record.self]
     )
 
-    /// A first argument that is not a command gets a suggestion (one line, exit 64) before
-    /// ArgumentParser parses the rest.
+    /// ArgumentParser's own main, with two additions: a first argument that is not a command
+    /// gets a suggestion (one line, exit 64) before the rest is parsed, and a command about to
+    /// read audio from a terminal says so.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let commands = configuration.subcommands.map { $0._commandName }
@@ -27,6 +28,19 @@ struct SignalPath: AsyncParsableCommand {
             StandardError.writeLine(mistake.message)
             exit(withError: ExitCode(ExitStatus.usage))
         }
-        await main(arguments)
+        do {
+            var command = try await asyncParseAsRoot(arguments)
+            if let notice = StandardInputNotice(for: command) {
+                StandardError.writeLine(notice.line)
+                if notice.refuses { throw ExitCode(ExitStatus.usage) }
+            }
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
     }
 }

@@ -209,7 +209,7 @@ struct LiveCLITests {
         let played = try signalpath("replay", path, "--play", "--device", "null", "--from", "1")
         #expect(played.status == 0 && played.stdout.split(separator: "\n").count >= 25, "\(played.stderr)")
         let missing = try signalpath("record", scratch.file("none.wav"), "--device", "no-such-device", "--duration", "0.1")
-        #expect(missing.status == 66 && missing.stderr.hasPrefix("signalpath: no-such-device: cannot open"))
+        #expect(missing.status == 66 && missing.stderr.hasPrefix("signalpath: ALSA device 'no-such-device': cannot open"))
     }
 
     @Test("--follow keeps up with a file that signalpath record is writing")

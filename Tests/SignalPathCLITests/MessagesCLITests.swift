@@ -64,4 +64,61 @@ struct MessagesCLITests {
         let info = try signalpath("info", scratch.file("out.wav"))
         #expect(info.status == 0 && info.stdout.contains("32-bit float"), "\(info.stdout)")
     }
+
+    @Test(
+        "record: the extension picks the container, and a target without one (or with another) says so and lists them, before any device is opened",
+        arguments: [
+            ("take", "no extension, and the extension picks the container: one of .wav (RF64 past 4 GB), .rf64, .w64, .flac, .caf or .aiff, as in take.wav"),
+            ("take.d/take", "no extension, and the extension picks the container: one of .wav (RF64 past 4 GB), .rf64, .w64, .flac, .caf or .aiff, as in take.wav"),
+            ("take.mp3", "cannot write '.mp3' files: the extension picks the container, one of .wav (RF64 past 4 GB), .rf64, .w64, .flac, .caf or .aiff"),
+        ])
+    func recordExtension(name: String, reason: String) throws {
+        let path = scratch.file(name)
+        // A device that does not exist: the name is checked first, so its error is the one shown.
+        let result = try signalpath("record", path, "--device", "no-such-device")
+        #expect(result.status == 64)
+        #expect(result.stderr == "signalpath: \(path): \(reason)\n")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("an ALSA device that cannot be opened is named as one, with where to look")
+    func alsaDevice() throws {
+        let result = try signalpath("record", scratch.file("x.wav"), "--device", "no-such-device", "--duration", "0.1")
+        #expect(result.status == 66)
+        #expect(
+            result.stderr == "signalpath: ALSA device 'no-such-device': cannot open: No such file or directory (no sound card? list devices with arecord -L)\n")
+        let replay = try signalpath("replay", sample("sine-1k-48k-s16-mono.wav"), "--play", "--device", "no-such-device")
+        #expect(replay.status == 66 && replay.stderr.hasSuffix("(no sound card? list devices with aplay -L)\n"), "\(replay.stderr)")
+    }
+
+    /// Runs signalpath in a real pseudo-terminal with a plan of keys (Tests/Reference/pty_drive.py).
+    func inPseudoTerminal(_ plan: String, _ arguments: [String]) throws -> [String: Any] {
+        let result = try run(
+            try #require(which("python3")), [repositoryRoot + "/Tests/Reference/pty_drive.py", "300", "10", plan, "--", signalpath] + arguments, timeout: 60)
+        return try #require(JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(result.stderr)")
+    }
+
+    @Test("a command reading `-` from a terminal says so at once, and Ctrl-D ends it with a plain reason")
+    func standardInputIsTerminal() throws {
+        let report = try inPseudoTerminal(#"[[1.0,null,"waiting"],[1.1,"\u0004",null]]"#, ["analyze", "-"])
+        let screen = try #require((report["snapshots"] as? [String: [String]])?["waiting"]).joined()
+        #expect(
+            screen.contains(
+                "signalpath: -: reading audio from standard input, which is this terminal: pipe or redirect a file into it (signalpath analyze - < take.wav), or press Ctrl-D to end"
+            ), "\(screen)")
+        #expect(report["status"] as? Int == 65)
+        #expect((report["raw_tail"] as? String)?.contains("signalpath: -: empty (0 bytes)") == true)
+        // record would store the keys typed as samples: it refuses, and creates nothing.
+        let typed = scratch.file("typed.wav")
+        let record = try inTerminal("\(signalpath) record \(typed) --input -")
+        #expect(record.status == 64)
+        #expect(
+            record.stdout.contains(
+                "signalpath: -: standard input is this terminal, not raw audio: pipe the audio in (arecord -t raw -f S16_LE -r 48000 -c 2 | signalpath record \(typed) --input - --raw s16le)"
+            ), "\(record.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: typed))
+        // Piped or redirected, nothing is said.
+        let piped = try signalpath(["info", "-"], input: try Data(contentsOf: URL(fileURLWithPath: sample("sine-1k-48k-s16-mono.wav"))))
+        #expect(piped.status == 0 && piped.stderr.isEmpty)
+    }
 }

@@ -64,6 +64,8 @@ public final class Recorder {
         self.format = format
         self.sampleRate = sampleRate
         self.channels = channels
+        // Before a device is opened: a wrong name is the first thing to say.
+        _ = try SoundFileWriter.containerExtension(of: path)
         if case .device(let name) = source {
             guard format == .s16le || format == .f32le else {
                 throw .invalidRequest(path: name, reason: "capture from a device takes --raw s16le or f32le")
