@@ -13,6 +13,10 @@ struct SignalPath: AsyncParsableCommand {
             Exit codes: 0 success; 64 usage error; 65 a file is not usable audio; 66 a file cannot be \
             opened; 74 a read failed. When several files are given, the others are still processed and \
             the exit code is that of the first failure.
+
+            Manual pages: man signalpath, and one per command (man signalpath.analyze); shell \
+            completions: signalpath --generate-completion-script bash|zsh|fish. make install puts \
+            both in place.
             """,
         version: signalPathVersion,
         subcommands: [Info.self, Analyze.self, Spectrum.self, Spectrogram.self, Replay.self, Record.self]
