@@ -89,14 +89,15 @@ demo: build
 	@$(RELEASE) analyze Samples/*.wav --format csv | cut -d, -f1,3,6,8,9,24
 
 # Man pages: swift-argument-parser's manual generator. Its plugin (which works offline: the package
-# is checked out) builds the generator and the products; scripts/manual.py then runs the generator
-# on the binary and repairs what it loses (non-ASCII characters, paragraphs, example blocks).
+# is checked out) builds the products in MAN_CONFIG and the generator (always a debug build, in
+# .build/debug); scripts/manual.py then runs the generator on the binary and repairs what it loses
+# (non-ASCII characters, paragraphs, example blocks).
 MAN_CONFIG ?= release
 MAN_DIR := .build/man
 man:
 	$(SWIFT) package plugin generate-manual --configuration $(MAN_CONFIG) >/dev/null
 	rm -rf $(MAN_DIR)
-	python3 scripts/manual.py .build/$(MAN_CONFIG)/generate-manual-tool .build/$(MAN_CONFIG)/signalpath $(MAN_DIR) >/dev/null
+	python3 scripts/manual.py .build/debug/generate-manual-tool .build/$(MAN_CONFIG)/signalpath $(MAN_DIR) >/dev/null
 
 install: build man
 	install -d "$(DESTDIR)$(PREFIX)/bin"
@@ -162,7 +163,8 @@ fuzz: setup
 # The test suite under the sanitizers (not part of `make test`: each run rebuilds everything).
 # The replay/record suite is left out: it measures real-time pacing and key latency, which the
 # sanitizers' slowdown (2× ASan, 5–15× TSan) would turn into false failures; its code paths run
-# in the other suites (frames, analysis, writer) and under the fuzzer.
+# in the other suites (the live loops on a fake terminal and clock, frames, analysis, writer) and
+# under the fuzzer.
 # Leak detection is off here: every process the CLI tests start would run it at exit, its report
 # replacing the one-line error and its exit code 23 the documented one; the fuzzer runs with it on.
 # Time limits in the tests are scaled up (TEST_TIMEOUT_SCALE) for the sanitizers' slowdown.

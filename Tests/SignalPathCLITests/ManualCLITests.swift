@@ -8,8 +8,13 @@ import SignalPathTestSupport
 struct ManualCLITests {
     let scratch = ScratchDirectory("manual")
 
-    /// The generator, built by `swift package plugin generate-manual` next to the binary.
-    var generator: String { URL(fileURLWithPath: signalpath).deletingLastPathComponent().appendingPathComponent("generate-manual-tool").path }
+    /// The generator, built by `swift package plugin generate-manual` (`make man`) as a debug
+    /// build: next to the binary, or in the default build folder when the binary is elsewhere
+    /// (the sanitizers' builds).
+    var generator: String {
+        let beside = URL(fileURLWithPath: signalpath).deletingLastPathComponent().appendingPathComponent("generate-manual-tool").path
+        return FileManager.default.isExecutableFile(atPath: beside) ? beside : repositoryRoot + "/.build/debug/generate-manual-tool"
+    }
 
     static let commands = ["info", "analyze", "spectrum", "spectrogram", "replay", "record"]
 
