@@ -100,7 +100,8 @@ struct MessagesCLITests {
 
     @Test("a command reading `-` from a terminal says so at once, and Ctrl-D ends it with a plain reason")
     func standardInputIsTerminal() throws {
-        let report = try inPseudoTerminal(#"[[1.0,null,"waiting"],[1.1,"\u0004",null]]"#, ["analyze", "-"])
+        // Moments scaled for the sanitizers' slower start (TEST_TIMEOUT_SCALE).
+        let report = try inPseudoTerminal(#"[[\#(timeoutScale),null,"waiting"],[\#(1.1 * timeoutScale),"\u0004",null]]"#, ["analyze", "-"])
         let screen = try #require((report["snapshots"] as? [String: [String]])?["waiting"]).joined()
         #expect(
             screen.contains(

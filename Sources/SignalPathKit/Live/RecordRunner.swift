@@ -27,7 +27,9 @@ public struct RecordRunner {
             return try runLines { _ = StandardOutput.write($0) }
         }
         let readsStandardInput = if case .device = recorder.source { false } else { true }
-        let terminal = try RawTerminal(keyboard: readsStandardInput ? .besideStandardInput : .optional)
+        // Ctrl-C stays a signal: it must stop a recording whose input has stalled (a blocked read
+        // never gets to the keys), as it did before the full screen.
+        let terminal = try RawTerminal(keyboard: readsStandardInput ? .besideStandardInput : .optional, signals: true)
         defer { terminal.restore() }
         return try runScreen(title: title, terminal: terminal, clock: MonotonicClock())
     }

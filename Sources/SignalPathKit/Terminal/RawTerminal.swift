@@ -23,7 +23,9 @@ public final class RawTerminal: Terminal {
     private let ownsKeys: Bool
     private var active = false
 
-    public init(keyboard: Keyboard = .required) throws(SignalPathError) {
+    /// `signals`: Ctrl-C stays SIGINT instead of arriving as a key — for a
+    /// loop that can block elsewhere (record waiting for audio) and must still be stopped.
+    public init(keyboard: Keyboard = .required, signals: Bool = false) throws(SignalPathError) {
         var descriptor: Int32?
         var owned = false
         if keyboard != .besideStandardInput, isatty(0) == 1 {
@@ -47,7 +49,7 @@ public final class RawTerminal: Terminal {
         ownsKeys = owned
         if let keys {
             var raw = original
-            raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN | (signals ? 0 : ISIG))
             raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
             // Reads return at once with what is there (poll decides when to read).
             withUnsafeMutableBytes(of: &raw.c_cc) { cc in

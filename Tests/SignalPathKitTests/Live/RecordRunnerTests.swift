@@ -31,7 +31,7 @@ struct RecordRunnerTests {
         let path = scratch.file("take-\(UUID().uuidString.prefix(6)).wav")
         let recorder = try Recorder(
             path: path, source: .descriptor(input), format: .s16le, sampleRate: 48_000, channels: 2,
-            overwrite: false, fftSize: 4096, bands: nil)
+            overwrite: false, fftSize: 1024, bands: nil)
         var options = RecordRunner.Options()
         options.framesPerSecond = 20
         options.colorDepth = depth

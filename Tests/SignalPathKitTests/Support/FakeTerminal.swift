@@ -1,18 +1,5 @@
 @testable import SignalPathKit
 
-/// A clock moved by hand: `sleep(until:)` jumps to the deadline at once.
-final class ManualClock: PacingClock {
-    private(set) var now: Double
-
-    init(start: Double = 0) {
-        now = start
-    }
-
-    func sleep(until deadline: Double) { now = max(now, deadline) }
-
-    func advance(to time: Double) { now = max(now, time) }
-}
-
 /// A terminal in memory for the live loops: a fixed (or scripted) size, keys and resizes at
 /// scripted moments of a `ManualClock`, and a screen that interprets what the loop writes — the
 /// sequences `ANSIRenderer.frame` uses (cursor position, clear, SGR, synchronized output) — so
@@ -104,17 +91,18 @@ final class FakeTerminal: Terminal {
     /// Cursor moves (`ESC [ row ; column H`), clears (`ESC [ 2 J`); other CSI sequences (colours,
     /// modes) change nothing on a text screen.
     private func interpret(_ text: String) {
-        var characters = text.makeIterator()
-        while let character = characters.next() {
-            guard character == "\u{1B}" else {
-                if cursor.row < size.rows && cursor.column < size.columns { screen[cursor.row][cursor.column] = character }
+        // By Unicode scalar: what is drawn is one scalar per cell, and grapheme breaking is slow.
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            guard scalar == "\u{1B}" else {
+                if cursor.row < size.rows && cursor.column < size.columns { screen[cursor.row][cursor.column] = Character(scalar) }
                 cursor.column += 1
                 continue
             }
-            guard characters.next() == "[" else { continue }
+            guard scalars.next() == "[" else { continue }
             var parameters = ""
-            while let next = characters.next() {
-                if let ascii = next.asciiValue, (0x40...0x7E).contains(ascii) {
+            while let next = scalars.next() {
+                if (0x40...0x7E).contains(next.value) {
                     if next == "H" {
                         let numbers = parameters.split(separator: ";").map { Int($0) ?? 1 }
                         cursor = (max(0, (numbers.first ?? 1) - 1), max(0, (numbers.count > 1 ? numbers[1] : 1) - 1))
@@ -123,7 +111,7 @@ final class FakeTerminal: Terminal {
                     }
                     break
                 }
-                parameters.append(next)
+                parameters.unicodeScalars.append(next)
             }
         }
     }
