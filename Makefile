@@ -6,8 +6,8 @@ SWIFT   ?= swift
 RELEASE := .build/release/signalpath
 
 # Debian packages: the C libraries signalpath links (libsndfile, FFTW, ALSA), and the tools the tests use as independent
-# encoders and references (sox, ffmpeg, espeak-ng for speech).
-APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev sox ffmpeg espeak-ng
+# encoders and references (sox, ffmpeg, espeak-ng for speech), and groff to render the man pages.
+APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev sox ffmpeg espeak-ng groff-base
 # Python modules the tests use as references (numpy and scipy come with the machine's Python).
 PIP_PACKAGES := pyloudnorm soundfile
 # Only for `make bench`.
@@ -16,7 +16,7 @@ BENCH_APT_PACKAGES := hyperfine time
 # Run apt-get as root, or through sudo when there is one.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build test lint format check-layers demo install clean samples bench bench-setup bench-data fuzz sanitize help
+.PHONY: setup build test lint format check-layers demo install man clean samples bench bench-setup bench-data fuzz sanitize help
 
 help:
 	@echo "make demo     build and run signalpath on the bundled samples"
@@ -24,7 +24,8 @@ help:
 	@echo "make build    release build (.build/release/signalpath)"
 	@echo "make lint     the formatter's check (swift format, .swift-format) and the layering check"
 	@echo "make format   reformat the sources in place"
-	@echo "make install  install into PREFIX=$(PREFIX), with shell completions"
+	@echo "make install  install into PREFIX=$(PREFIX), with man pages and shell completions"
+	@echo "make man      the man pages, one per command, in .build/man"
 	@echo "make bench    benchmarks against sox, ffmpeg and scipy; writes BENCHMARKS.md (not part of make test)"
 	@echo "make fuzz     libFuzzer over opening audio and parsing ranges (FUZZ_SECONDS each, default 300)"
 	@echo "make sanitize the test suite under AddressSanitizer and ThreadSanitizer"
@@ -65,8 +66,10 @@ format:
 check-layers:
 	python3 scripts/check-layers.py
 
+# The man page test runs the manual generator on the debug build: `make man` builds it first.
 test: setup lint
 	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory man MAN_CONFIG=debug
 	$(SWIFT) test --skip-build
 
 demo: build
@@ -85,9 +88,22 @@ demo: build
 	@echo "\$$ signalpath analyze Samples/*.wav --format csv | cut -d, -f1,3,6,8,9,24"
 	@$(RELEASE) analyze Samples/*.wav --format csv | cut -d, -f1,3,6,8,9,24
 
-install: build
+# Man pages: swift-argument-parser's manual generator. Its plugin (which works offline: the package
+# is checked out) builds the products in MAN_CONFIG and the generator (always a debug build, in
+# .build/debug); scripts/manual.py then runs the generator on the binary and repairs what it loses
+# (non-ASCII characters, paragraphs, example blocks).
+MAN_CONFIG ?= release
+MAN_DIR := .build/man
+man:
+	$(SWIFT) package plugin generate-manual --configuration $(MAN_CONFIG) >/dev/null
+	rm -rf $(MAN_DIR)
+	python3 scripts/manual.py .build/debug/generate-manual-tool .build/$(MAN_CONFIG)/signalpath $(MAN_DIR) >/dev/null
+
+install: build man
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 755 $(RELEASE) "$(DESTDIR)$(PREFIX)/bin/signalpath"
+	install -d "$(DESTDIR)$(PREFIX)/share/man/man1"
+	install -m 644 $(MAN_DIR)/*.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"
 	install -d "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
 	           "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
 	           "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
@@ -147,7 +163,8 @@ fuzz: setup
 # The test suite under the sanitizers (not part of `make test`: each run rebuilds everything).
 # The replay/record suite is left out: it measures real-time pacing and key latency, which the
 # sanitizers' slowdown (2× ASan, 5–15× TSan) would turn into false failures; its code paths run
-# in the other suites (frames, analysis, writer) and under the fuzzer.
+# in the other suites (the live loops on a fake terminal and clock, frames, analysis, writer) and
+# under the fuzzer.
 # Leak detection is off here: every process the CLI tests start would run it at exit, its report
 # replacing the one-line error and its exit code 23 the documented one; the fuzzer runs with it on.
 # Time limits in the tests are scaled up (TEST_TIMEOUT_SCALE) for the sanitizers' slowdown.

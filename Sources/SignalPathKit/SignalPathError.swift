@@ -44,14 +44,16 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case cannotCreate
     }
 
-    /// The file this error is about, as the user named it.
+    /// The file this error is about, as the user named it (for a device: `ALSA device 'default'`,
+    /// since a bare `default:` reads like a file name).
     public var path: String {
         switch self {
         case .notFound(let path), .permissionDenied(let path), .isDirectory(let path),
             .notRegularFile(let path, _), .io(let path, _, _), .unrecognizedFormat(let path, _),
-            .malformed(let path, _), .notSeekable(let path), .invalidRequest(let path, _), .device(let path, _), .unavailable(let path, _),
+            .malformed(let path, _), .notSeekable(let path), .invalidRequest(let path, _), .unavailable(let path, _),
             .write(let path, _), .cannotCreate(let path, _):
             return path
+        case .device(let name, _): return "ALSA device '\(name)'"
         }
     }
 

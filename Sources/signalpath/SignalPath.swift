@@ -20,9 +20,38 @@ struct SignalPath: AsyncParsableCommand {
             opened; 73 an output file cannot be created; 74 a read or write failed. When several \
             files are given, the others are still processed and the exit code is that of the first \
             failure.
+
+            Manual pages: man signalpath, and one per command (man signalpath.analyze); shell \
+            completions: signalpath --generate-completion-script bash|zsh|fish. make install puts \
+            both in place.
             """,
         version: signalPathVersion,
         subcommands: [Info.self, Analyze.self, Spectrum.self, Spectrogram.self, Replay.self, Record.self]
     )
 
+    /// ArgumentParser's own main, with two additions: a first argument that is not a command
+    /// gets a suggestion (one line, exit 64) before the rest is parsed, and a command about to
+    /// read audio from a terminal says so.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let commands = configuration.subcommands.map { $0._commandName }
+        if let mistake = MistypedCommand(arguments: arguments, commands: commands) {
+            StandardError.writeLine(mistake.message)
+            exit(withError: ExitCode(ExitStatus.usage))
+        }
+        do {
+            var command = try await asyncParseAsRoot(arguments)
+            if let notice = StandardInputNotice(for: command) {
+                StandardError.writeLine(notice.line)
+                if notice.refuses { throw ExitCode(ExitStatus.usage) }
+            }
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

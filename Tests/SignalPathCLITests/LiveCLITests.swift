@@ -41,37 +41,38 @@ struct LiveCLITests {
         return try #require(JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(result.stderr)")
     }
 
-    /// The transport line of a snapshot: its position in seconds and whether it says paused.
-    func transport(_ report: [String: Any], _ label: String) throws -> (position: Double, paused: Bool, line: String) {
-        let screen = try #require((report["snapshots"] as? [String: [String]])?[label])
-        let line = try #require(screen.last { $0.contains(" / ") })
-        let clock = try #require(line.split(separator: " ").first { $0.contains(":") && $0.contains(".") })
-        let parts = clock.split(separator: ":")
-        return (Double(parts[0])! * 60 + Double(parts[1])!, line.contains("paused"), line)
-    }
+    // The logic of the full-screen loops (pause, seeking, speed, views, resizes, the time axis,
+    // key hints) is tested with a fake terminal and clock in SignalPathKitTests/Live; these tests
+    // run the real binary on a real pseudo-terminal: what is drawn, that keys arrive, and that
+    // the terminal comes back as it was.
 
-    @Test("full-screen replay: space pauses (time stops), → seeks 5 s, q quits, and the terminal is restored")
-    func fullScreenKeys() throws {
+    @Test("full-screen replay on a real terminal: spectrum, spectrogram, a meter per channel and the keys; q quits and the terminal is restored")
+    func fullScreenReplay() throws {
         let path = try tone("forty.wav", seconds: 40)
-        // Keys take effect within a frame or two; the debug build draws slowly, so the snapshots
-        // compare states well after each key.
-        let plan =
-            #"[[1.5,null,"running"],[1.6," ",null],[3.0,null,"paused1"],[4.0,null,"paused2"],[4.1,"\u001b[C",null],[5.5,null,"seeked"],[5.6," ",null],[7.0,null,"resumed"],[7.2,"q",null]]"#
-        let report = try drive(plan, ["replay", path, "--from", "10"])
+        let report = try drive(#"[[1.5,null,"running"],[1.6,"q",null]]"#, ["replay", path, "--from", "10"])
         #expect(report["status"] as? Int == 0)
-        let running = try transport(report, "running"), paused1 = try transport(report, "paused1")
-        let paused2 = try transport(report, "paused2"), seeked = try transport(report, "seeked"), resumed = try transport(report, "resumed")
-        #expect(running.position > 10.5 && running.position < 12.5 && !running.paused, "\(running.line)")
-        #expect(paused1.paused && paused2.paused && paused1.position == paused2.position, "pause stops time: \(paused1.line) → \(paused2.line)")
-        #expect(abs(seeked.position - (paused2.position + 5)) < 0.05, "→ moves 5 s: \(seeked.line)")
-        // The head moves again (how far depends on how fast a loaded machine draws frames).
-        #expect(!resumed.paused && resumed.position > seeked.position, "\(resumed.line)")
         let screen = try #require((report["snapshots"] as? [String: [String]])?["running"])
         #expect(screen.contains { $0.contains("spectrum at the play head") } && screen.contains { $0.contains("spectrogram") })
         #expect(screen.contains { $0.hasPrefix("left") && $0.contains("dBFS") }, "a meter per channel")
+        #expect(screen.last { !$0.isEmpty }?.hasSuffix("q quit") == true, "the way out is shown at 100 columns: \(screen.last ?? "")")
         for key in ["entered_alternate", "left_alternate", "cursor_shown", "echo_restored", "canonical_restored"] {
             #expect(report[key] as? Bool == true, "\(key)")
         }
+    }
+
+    @Test("full-screen record on a real terminal (ALSA's null device): q finishes the file, prints the summary and restores the terminal")
+    func fullScreenRecord() throws {
+        let output = scratch.file("screen.wav")
+        let report = try drive(#"[[1.0,null,"recording"],[1.2,"q",null]]"#, ["record", output, "--device", "null", "--channels", "1", "--rate", "16000"])
+        #expect(report["status"] as? Int == 0)
+        let screen = try #require((report["snapshots"] as? [String: [String]])?["recording"])
+        #expect(screen.contains { $0.hasPrefix("● REC") && $0.hasSuffix("q or Ctrl-C stops and finishes the file") }, "\(screen)")
+        #expect((report["raw_tail"] as? String)?.contains("stopped by the q key") == true, "the summary on standard error")
+        for key in ["entered_alternate", "left_alternate", "cursor_shown", "echo_restored", "canonical_restored"] {
+            #expect(report[key] as? Bool == true, "\(key)")
+        }
+        let info = try signalpath("info", output)
+        #expect(info.status == 0 && info.stdout.contains("16000 Hz"), "a finished file: \(info.stderr)")
     }
 
     @Test("the terminal is restored on SIGTERM and on Ctrl-C too", arguments: ["SIGTERM", "\u{03}"])
@@ -85,7 +86,9 @@ struct LiveCLITests {
         }
     }
 
-    @Test("piped replay: one NDJSON line per frame, times increasing, paced in real time within 10 % over 2 s; --no-realtime is fast")
+    // The schedule of frames (one per period, none twice, the clock slept to each) is checked with a
+    // manual clock in SignalPathKitTests/Live/ReplayRunnerTests; here only that the real clock paces.
+    @Test("piped replay on the real clock: NDJSON frames from 8 s to 10 s take no less than those 2 s; --no-realtime writes every CSV row")
     func ndjsonPacing() throws {
         let path = try tone("ten.wav", seconds: 10)
         let start = Date()
@@ -97,16 +100,15 @@ struct LiveCLITests {
         #expect(times.count == lines.count && times.count >= 55, "\(times.count) frames")
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
         #expect(times.first == 8 && times.last == 10)
-        #expect(elapsed > 1.8 && elapsed < 2.2 + 0.3, "2 s of audio took \(elapsed) s (start-up included)")
+        #expect(elapsed > 1.8, "2 s of audio took \(elapsed) s: paced, not as fast as possible")
         let first = try #require(lines.first ?? nil)
         let channels = try #require(first["channels"] as? [[String: Any]])
         #expect(channels.count == 2 && channels[0]["rms_dbfs"] as? Double != nil && channels[0]["peak_dbfs"] as? Double != nil)
         let spectrum = try #require(first["spectrum"] as? [String: Any])
         #expect((spectrum["bands_hz"] as? [Double])?.contains(1000) == true && (spectrum["levels_dbfs"] as? [[Any]])?.count == 2)
-        let fastStart = Date()
         let fast = try signalpath("replay", path, "--no-realtime", "--format", "csv")
-        #expect(fast.status == 0 && Date().timeIntervalSince(fastStart) < 8, "10 s of audio without pacing, faster than real time")
-        let rows = fast.stdout.components(separatedBy: "\n").filter { !$0.isEmpty }
+        #expect(fast.status == 0)
+        let rows = fast.stdout.split(whereSeparator: \.isNewline)
         #expect(rows[0].hasPrefix("time_s,left_rms_dbfs,left_peak_dbfs,right_rms_dbfs,right_peak_dbfs,left_0hz") && rows.count == 1 + 301)
     }
 
@@ -182,7 +184,11 @@ struct LiveCLITests {
         let info = try signalpath("info", output, "--format", "json")
         let file = try #require(((try JSONSerialization.jsonObject(with: info.stdoutData) as? [String: Any])?["files"] as? [[String: Any]])?.first)
         #expect(file["container"] as? String == "wav" || file["container"] as? String == "wavex", "finished as plain WAV: \(file["container"] ?? "")")
-        #expect((file["frames"] as? Int ?? 0) > 40_000)
+        // Everything the summary says was recorded is in the file (how much arrived in 1.2 s
+        // depends on how loaded the machine is).
+        let summary = try #require(stderr.firstMatch(of: /recorded [0-9.]+ s \(([0-9 ]+) frames/), "\(stderr)")
+        let recorded = try #require(Int(summary.1.filter(\.isNumber)))
+        #expect(recorded > 0 && file["frames"] as? Int == recorded, "\(recorded) frames recorded, \(file["frames"] ?? "?") in the file")
     }
 
     @Test("a file size limit (ulimit -f) gives a clear error, exit 74, and a valid file of what was written")
@@ -208,7 +214,7 @@ struct LiveCLITests {
         let played = try signalpath("replay", path, "--play", "--device", "null", "--from", "1")
         #expect(played.status == 0 && played.stdout.split(separator: "\n").count >= 25, "\(played.stderr)")
         let missing = try signalpath("record", scratch.file("none.wav"), "--device", "no-such-device", "--duration", "0.1")
-        #expect(missing.status == 66 && missing.stderr.hasPrefix("signalpath: no-such-device: cannot open"))
+        #expect(missing.status == 66 && missing.stderr.hasPrefix("signalpath: ALSA device 'no-such-device': cannot open"))
     }
 
     @Test("--follow keeps up with a file that signalpath record is writing")

@@ -105,4 +105,18 @@ struct PlotCLITests {
         #expect(!result.stdout.contains("\u{1B}]0;") && !result.stdout.contains("\u{07}") && !result.stdout.contains("\u{1B}[2J"))
         #expect(result.stdout.contains("pwn\\e]0;owned\\x07\\e[2J title"))
     }
+
+    @Test("--color never and NO_COLOR: the two channels of a stereo file are told apart by pattern in the legend and the traces")
+    func channelsWithoutColour() throws {
+        let file = sample("stereo-440L-880R-44k1-s16.wav")
+        for (arguments, environment) in [(["--color", "never"], [:]), ([], ["NO_COLOR": "1"])] {
+            let command = "stty cols 80 rows 30; \(signalpath) spectrum \(file) " + arguments.joined(separator: " ")
+            let result = try inTerminal(command, environment: environment)
+            #expect(result.status == 0 && !result.stdout.contains("38;"))
+            let text = visible(result.stdout)
+            #expect(text.contains("⠒⠒⠒ left") && text.contains("⠂⠂⠂ right"), "\(text)")
+        }
+        let coloured = visible(try inTerminal("stty cols 80 rows 30; \(signalpath) spectrum \(file)").stdout)
+        #expect(coloured.contains("━ left") && coloured.contains("━ right"), "with colour the legend keeps its coloured bars")
+    }
 }

@@ -23,7 +23,7 @@ final class SndFile {
                 return .success(handle)
             }
             // A read error met while parsing the header explains the failure better than libsndfile.
-            return .failure(cursor.error ?? SndFile.openError(path: path))
+            return .failure(cursor.error ?? SndFile.openError(path: path, cursor: cursor))
         }
         self.handle = try opened.get()
         self.cursor = cursor
@@ -64,12 +64,20 @@ final class SndFile {
     /// that reason paired with its file when several files are opened at once.
     private static let openLock = Lock()
 
-    private static func openError(path: String) -> SignalPathError {
+    private static func openError(path: String, cursor: FileCursor) -> SignalPathError {
         let code = sf_error(nil)
         let detail = sanitizedReason(String(cString: sf_strerror(nil)))
         switch Int(code) {
         case SF_ERR_UNRECOGNISED_FORMAT:
-            return .unrecognizedFormat(path: path, reason: "not a recognised audio format")
+            // Say what it looks like when the first bytes tell (MP4, Matroska, ADTS, …).
+            let reason = "not a recognised audio format"
+            let leading = leadingBytes(cursor, count: ForeignFormat.prefixLength)
+            // An empty input is the common case of "nothing came" (a terminal's Ctrl-D, a failed download).
+            if leading.isEmpty && cursor.error == nil { return .unrecognizedFormat(path: path, reason: "empty (0 bytes)") }
+            guard let foreign = ForeignFormat.sniff(leading) else {
+                return .unrecognizedFormat(path: path, reason: reason)
+            }
+            return .unrecognizedFormat(path: path, reason: reason + ": " + foreign.explanation(path: path))
         case SF_ERR_UNSUPPORTED_ENCODING:
             return .unrecognizedFormat(path: path, reason: "unsupported encoding (\(detail))")
         case SF_ERR_SYSTEM:
@@ -77,6 +85,14 @@ final class SndFile {
         default:
             return .malformed(path: path, reason: detail)
         }
+    }
+
+    /// Up to `count` bytes from the start of the file (fewer when it is shorter or a read fails).
+    private static func leadingBytes(_ cursor: FileCursor, count: Int) -> [UInt8] {
+        cursor.seek(to: 0)
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { cursor.read(into: $0) }
+        return Array(bytes.prefix(read))
     }
 
     /// libsndfile's messages span lines and end in full stops; errors here are one line.
@@ -235,22 +251,35 @@ public final class SoundFileWriter {
     /// The containers by extension.
     public static let extensions = ["wav", "rf64", "w64", "flac", "caf", "aiff", "aif"]
 
+    /// The extension of `path`'s file name, lower case, when it names a container this writer
+    /// makes; otherwise an error that says the extension picks the container and lists them.
+    public static func containerExtension(of path: String) throws(SignalPathError) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        let choices = ".wav (RF64 past 4 GB), .rf64, .w64, .flac, .caf or .aiff"
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else {
+            throw .invalidRequest(path: path, reason: "no extension, and the extension picks the container: one of \(choices), as in take.wav")
+        }
+        let fileExtension = name[name.index(after: dot)...].lowercased()
+        guard extensions.contains(fileExtension) else {
+            throw .invalidRequest(path: path, reason: "cannot write '.\(fileExtension)' files: the extension picks the container, one of \(choices)")
+        }
+        return fileExtension
+    }
+
     /// Creates `path` (which must not exist unless `overwrite`).
     public init(path: String, sampleRate: Int, channels: Int, encoding: Encoding, overwrite: Bool) throws(SignalPathError) {
         self.path = path
         self.sampleRate = sampleRate
         self.channels = channels
         self.encoding = encoding
-        let fileExtension = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        let fileExtension = try Self.containerExtension(of: path)
         let major: Int32
         switch fileExtension {
         case "wav", "rf64": major = Int32(SF_FORMAT_RF64)
         case "w64": major = Int32(SF_FORMAT_W64)
         case "flac": major = Int32(SF_FORMAT_FLAC)
         case "caf": major = Int32(SF_FORMAT_CAF)
-        case "aiff", "aif": major = Int32(SF_FORMAT_AIFF)
-        default:
-            throw .invalidRequest(path: path, reason: "unknown container '.\(fileExtension)'; use .wav, .rf64, .w64, .flac, .caf or .aiff")
+        default: major = Int32(SF_FORMAT_AIFF)
         }
         let subtype: Int32 =
             switch encoding {

@@ -36,7 +36,13 @@ public final class ALSADevice {
         signalpath_alsa_quiet()
         var pcm: OpaquePointer?
         let stream = direction == .playback ? SND_PCM_STREAM_PLAYBACK : SND_PCM_STREAM_CAPTURE
-        try Self.check(snd_pcm_open(&pcm, name, stream, 0), name: name, doing: "open")
+        let opened = snd_pcm_open(&pcm, name, stream, 0)
+        if opened == -ENOENT || opened == -ENODEV {
+            // What alsa-lib says when there is no sound card, or no such device: say where to look.
+            let lister = direction == .playback ? "aplay -L" : "arecord -L"
+            throw .device(name: name, reason: "cannot open: \(String(cString: snd_strerror(opened))) (no sound card? list devices with \(lister))")
+        }
+        try Self.check(opened, name: name, doing: "open")
         handle = pcm
         let format = sampleType == .float32 ? SND_PCM_FORMAT_FLOAT_LE : SND_PCM_FORMAT_S16_LE
         let status = snd_pcm_set_params(

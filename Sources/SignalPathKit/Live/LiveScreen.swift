@@ -1,58 +1,37 @@
-/// Level meters' memory: peak hold that falls after a while, and a clip indicator held for a few
-/// seconds, per channel.
-public struct MeterState: Sendable {
-    public private(set) var peakHold: [Double]
-    public private(set) var clipUntil: [Double]
-    private var heldAt: [Double]
-
-    public static let holdSeconds = 1.5, fallPerSecond = 20.0, clipHoldSeconds = 3.0
-
-    public init(channels: Int) {
-        peakHold = [Double](repeating: -.infinity, count: channels)
-        clipUntil = [Double](repeating: -.infinity, count: channels)
-        heldAt = [Double](repeating: 0, count: channels)
-    }
-
-    /// Takes in a frame shown at wall time `now` (seconds).
-    public mutating func update(_ frame: LiveFrame, now: Double) {
-        for channel in peakHold.indices where channel < frame.peak.count {
-            if frame.peak[channel] >= peakHold[channel] {
-                peakHold[channel] = frame.peak[channel]
-                heldAt[channel] = now
-            } else if now - heldAt[channel] > Self.holdSeconds {
-                peakHold[channel] = max(frame.peak[channel], peakHold[channel] - Self.fallPerSecond * (now - heldAt[channel] - Self.holdSeconds))
-            }
-            if frame.clipped[channel] { clipUntil[channel] = now + Self.clipHoldSeconds }
-        }
-    }
-
-    public func isClipping(_ channel: Int, now: Double) -> Bool { clipUntil[channel] > now }
-}
-
 /// The full-screen live view: a title, the spectrum at the play head and/or a scrolling
-/// spectrogram, a meter per channel and a transport line.
+/// spectrogram, a meter per channel and a status line that ends with the keys.
 public struct LiveScreen: Sendable {
     public var title: String
     public var frame: LiveFrame?
     /// Spectrogram columns, oldest first: dB per row of the frame's spectrum (mean of channels).
-    public var history: [[Double]] = []
+    public private(set) var history: [[Double]] = []
+    /// The time of each column of `history` (seconds of the file or the recording).
+    public private(set) var historyTimes: [Double] = []
     public var meters: MeterState
     public var view = ReplayView.both
-    public var transport: String
+    /// What the last line says before the keys: `▶ 00:12.3 / 01:00.0  ×1  both`.
+    public var status = ""
+    public var hints: KeyHints
     public var now: Double = 0
     public var floor = -100.0
+    /// Channels told apart by pattern rather than colour (no colour on the terminal).
+    public var monochrome = false
 
-    public init(title: String, channels: Int, transport: String) {
+    public init(title: String, channels: Int, hints: KeyHints) {
         self.title = title
         meters = MeterState(channels: channels)
-        self.transport = transport
+        self.hints = hints
     }
 
-    /// Adds a frame: meters and the spectrogram's next column (keeping at most `limit`).
+    /// Adds a frame shown at wall time `now`: meters, and the spectrogram's next column when the
+    /// frame is later than the last one (a paused view does not scroll), keeping at most `limit`.
     public mutating func show(_ frame: LiveFrame, now: Double, limit: Int) {
         self.frame = frame
         self.now = now
         meters.update(frame, now: now)
+        if let last = historyTimes.last, frame.time <= last {
+            if frame.time < last { clearHistory() } else { return }
+        }
         let rows = frame.spectrum.rows
         let channels = Double(max(1, frame.channelNames.count))
         // The mean power of the channels, in dB.
@@ -60,7 +39,24 @@ public struct LiveScreen: Sendable {
             rows.map { row in
                 10 * log10(row.values.reduce(0) { $0 + pow(10, $1 / 10) } / channels)
             })
-        if history.count > limit { history.removeFirst(history.count - limit) }
+        historyTimes.append(frame.time)
+        if history.count > limit {
+            history.removeFirst(history.count - limit)
+            historyTimes.removeFirst(historyTimes.count - limit)
+        }
+    }
+
+    /// Forgets the spectrogram's columns: after a seek or a change of speed, the columns before
+    /// it would not lie on one time axis with those after it.
+    public mutating func clearHistory() {
+        history.removeAll()
+        historyTimes.removeAll()
+    }
+
+    /// The spectrogram's time axis: from its oldest column to its newest, as they were taken.
+    public var historyTimeRange: ClosedRange<Double> {
+        guard let first = historyTimes.first, let last = historyTimes.last else { return 0...0 }
+        return first...max(first, last)
     }
 
     public func draw(into canvas: inout Canvas, area: Area) {
@@ -70,7 +66,7 @@ public struct LiveScreen: Sendable {
         let channels = frame?.channelNames ?? []
         let metersTop = area.y + area.height - 1 - channels.count
         drawMeters(into: &canvas, area: Area(x: area.x, y: metersTop, width: area.width, height: channels.count))
-        canvas.write(transport, x: area.x, y: area.y + area.height - 1, style: .label, limit: area.width)
+        canvas.write(hints.line(status: status, width: area.width), x: area.x, y: area.y + area.height - 1, style: .label, limit: area.width)
         let views = Area(x: area.x, y: area.y + 1, width: area.width, height: metersTop - area.y - 1)
         guard let frame, views.height >= 4 else { return }
         let rows = frame.spectrum.rows
@@ -82,11 +78,11 @@ public struct LiveScreen: Sendable {
         spectrum.floor = floor
         spectrum.ceiling = 0
         spectrum.traceStyle = frame.spectrum.presentation.bands != nil ? .bars : .lines
-        var spectrogram = SpectrogramPlot(
-            title: "spectrogram (scrolling)", frequencies: frequencies, frames: history,
-            times: max(0, frame.time - Double(history.count) / 30)...frame.time)
+        spectrum.monochrome = monochrome
+        var spectrogram = SpectrogramPlot(title: "spectrogram (scrolling)", frequencies: frequencies, frames: history, times: historyTimeRange)
         spectrogram.floor = floor
         spectrogram.ceiling = 0
+        spectrogram.shades = monochrome
         switch view {
         case .spectrum:
             spectrum.draw(into: &canvas, area: views)

@@ -22,6 +22,8 @@ public final class Recorder {
 
     public enum Source: Sendable {
         case standardInput
+        /// Raw PCM from an open descriptor (a pipe or a file), read to its end; not closed here.
+        case descriptor(Int32)
         case device(String)
     }
 
@@ -62,6 +64,8 @@ public final class Recorder {
         self.format = format
         self.sampleRate = sampleRate
         self.channels = channels
+        // Before a device is opened: a wrong name is the first thing to say.
+        _ = try SoundFileWriter.containerExtension(of: path)
         if case .device(let name) = source {
             guard format == .s16le || format == .f32le else {
                 throw .invalidRequest(path: name, reason: "capture from a device takes --raw s16le or f32le")
@@ -183,8 +187,9 @@ public final class Recorder {
         }
         let wanted = frames * bytesPerFrame
         var filled = 0
+        let descriptor: Int32 = if case .descriptor(let number) = source { number } else { 0 }
         while filled < wanted {
-            let count = raw.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress! + filled, wanted - filled) }
+            let count = raw.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, wanted - filled) }
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR {

@@ -1,6 +1,7 @@
 /// The loops of `replay`: frames as NDJSON or CSV lines when output is not a terminal, or the
-/// full-screen view with keys. Both move a `ReplaySession` by wall time (or, with a device, by the
-/// audio it has played), follow a growing file, and stop on `q`, a signal or the end.
+/// full-screen view with keys. Both move a `ReplaySession` by the clock's time (or, with a
+/// device, by the audio it has played), follow a growing file, and stop on `q`, a signal or the end.
+/// The terminal and the clock are handed in, so tests drive both loops with fakes.
 public struct ReplayRunner {
     public enum LineFormat: Sendable { case ndjson, csv }
 
@@ -14,6 +15,10 @@ public struct ReplayRunner {
         public var device: String?
         public var view = ReplayView.both
         public var stats = false
+        /// Lines when piped.
+        public var lineFormat = LineFormat.ndjson
+        /// Colours of the full-screen view (`.none` draws channels apart by pattern).
+        public var colorDepth = ColorDepth.ansi16
         public init() {}
     }
 
@@ -28,16 +33,26 @@ public struct ReplayRunner {
     /// How long to wait for a followed file to grow before giving up at its end.
     static let followTimeout = 5.0
 
-    /// Frames as lines on standard output, paced in real time unless `realtime` is off.
-    public func runLines(_ format: LineFormat) throws(SignalPathError) {
+    /// Full screen when standard output is a terminal, lines otherwise.
+    public func run(title: String) throws(SignalPathError) {
+        if StandardOutput.isTerminal {
+            let terminal = try RawTerminal()
+            defer { terminal.restore() }
+            try runScreen(title: title, terminal: terminal, clock: MonotonicClock())
+        } else {
+            try runLines(clock: MonotonicClock(), output: StandardOutput.write)
+        }
+    }
+
+    /// Frames as lines through `output` (false: the reader has gone), paced by `clock` unless
+    /// `realtime` is off.
+    public func runLines(clock: any PacingClock, output: (String) -> Bool) throws(SignalPathError) {
         var session = ReplaySession(duration: player.duration, from: options.from, speed: options.speed)
         let period = 1 / options.framesPerSecond
-        let audio = try options.device.map { name throws(SignalPathError) in
-            try ALSADevice(name: name, direction: .playback, sampleRate: player.sampleRate, channels: player.file.format.channels)
-        }
+        let audio = try openAudio()
         var previous = session.position
         var wroteHeader = false
-        let start = monotonicSeconds()
+        let start = clock.now
         var tick = 0
         var waitingSince: Double?
         var lastTime = -Double.infinity
@@ -47,28 +62,23 @@ public struct ReplayRunner {
             // followed file) is not written again.
             // (Compared at the microseconds lines are written with.)
             let time = (frame.time * 1e6).rounded()
-            let isNew = time > lastTime
-            lastTime = max(lastTime, time)
-            var line = ""
-            if isNew {
-                switch format {
-                case .ndjson: line = frame.jsonLine() + "\n"
-                case .csv:
+            if time > lastTime {
+                lastTime = time
+                var line = frame.jsonLine() + "\n"
+                if options.lineFormat == .csv {
                     var table = DelimitedText(.csv)
                     if !wroteHeader { table.append(frame.csvHeader()) }
                     table.append(frame.csvFields())
                     line = table.text
                     wroteHeader = true
                 }
-            }
-            if isNew {
-                guard StandardOutput.write(line) else { return }  // the reader has gone
+                guard output(line) else { return }  // the reader has gone
             }
             if session.atEnd {
                 guard options.follow else { return }
                 // At the end of a file being written: wait for it to grow.
-                waitingSince = waitingSince ?? monotonicSeconds()
-                if monotonicSeconds() - waitingSince! > Self.followTimeout { return }
+                waitingSince = waitingSince ?? clock.now
+                if clock.now - waitingSince! > Self.followTimeout { return }
                 session.extend(to: try player.refresh())
             } else {
                 waitingSince = nil
@@ -77,76 +87,86 @@ public struct ReplayRunner {
             tick += 1
             if let audio, session.speed == 1 {
                 // The device's clock paces: play the next period's frames (blocking while its buffer is full).
-                let rate = Double(player.sampleRate)
-                let from = Int64((session.position * rate).rounded())
-                let to = min(Int64((player.duration * rate).rounded()), from + Int64(period * rate))
-                if to > from {
-                    let samples = try player.samples(from..<to)
-                    try samples.withUnsafeBufferPointer { buffer in
-                        Result { () throws(SignalPathError) in try audio.play(buffer, frames: buffer.count / player.file.format.channels) }
-                    }.get()
-                }
+                try play(audio, from: session.position, seconds: period)
             } else if options.realtime {
-                sleep(until: start + Double(tick) * period)
+                clock.sleep(until: start + Double(tick) * period)
             }
             session.advance(by: period)
         }
     }
 
-    /// The full-screen view, driven by keys; the terminal is restored however it ends.
-    public func runScreen(title: String) throws(SignalPathError) {
-        let terminal = try RawTerminal()
-        defer { terminal.restore() }
+    /// The full-screen view on `terminal`, driven by its keys and `clock`.
+    public func runScreen(title: String, terminal: any Terminal, clock: any PacingClock) throws(SignalPathError) {
         var session = ReplaySession(duration: player.duration, from: options.from, speed: options.speed, view: options.view)
-        let channels = player.file.format.channels
-        var screen = LiveScreen(title: title, channels: channels, transport: "")
-        let renderer = ANSIRenderer(depth: ColorDepth.detect(choice: .auto, isTerminal: true, environment: ProcessEnvironment.current))
-        let audio = try options.device.map { name throws(SignalPathError) in
-            try ALSADevice(name: name, direction: .playback, sampleRate: player.sampleRate, channels: channels)
-        }
+        var screen = LiveScreen(title: title, channels: player.file.format.channels, hints: .replay)
+        screen.monochrome = options.colorDepth == .none
+        var display = LiveDisplay(terminal: terminal, depth: options.colorDepth)
+        let audio = try openAudio()
         let period = 1 / options.framesPerSecond
-        var previousCanvas: Canvas?
         var previous = session.position
-        var last = monotonicSeconds()
-        while !session.quit && !StopSignals.stopRequested {
-            let size = TerminalSize.current(environment: ProcessEnvironment.current) ?? TerminalSize(columns: 80, rows: 24)
-            let frame = try player.frame(at: session.position, previous: previous)
-            previous = session.position
-            screen.view = session.view
-            screen.transport = transport(session)
-            screen.show(frame, now: monotonicSeconds(), limit: max(1, size.columns - 6))
-            let canvas = PlotOutput.canvas(width: size.columns, height: size.rows) { screen.draw(into: &$0, area: $1) }
-            guard StandardOutput.write(renderer.frame(canvas, previous: previousCanvas)) else { return }
-            previousCanvas = canvas
-            // Keys until the next frame is due, and at least once per frame: when drawing takes
-            // longer than a frame (a slow terminal, a loaded machine) keys must still be read, or
-            // q and Ctrl-C would never be seen.
-            let deadline = last + period
-            repeat {
-                for key in terminal.readKeys(timeout: max(0, deadline - monotonicSeconds())) { session.handle(key) }
-                if session.seeked { audio?.drop() }
-            } while monotonicSeconds() < deadline && !session.quit
-            let now = monotonicSeconds()
+        var last = clock.now
+        /// Lets the clock's time since `last` pass: the audio of it is played, the play head moves.
+        func elapse() throws(SignalPathError) {
+            let now = clock.now
             if let audio, !session.paused, session.speed == 1, !session.atEnd {
-                let rate = Double(player.sampleRate)
-                let from = Int64((session.position * rate).rounded())
-                let to = min(Int64((player.duration * rate).rounded()), from + Int64((now - last) * rate))
-                if to > from {
-                    let samples = try player.samples(from..<to)
-                    try samples.withUnsafeBufferPointer { buffer in
-                        Result { () throws(SignalPathError) in try audio.play(buffer, frames: buffer.count / channels) }
-                    }.get()
-                }
+                try play(audio, from: session.position, seconds: now - last)
             }
             session.advance(by: now - last)
             last = now
+        }
+        while !session.quit && !StopSignals.stopRequested {
+            let frame = try player.frame(at: session.position, previous: previous)
+            previous = session.position
+            screen.view = session.view
+            screen.status = status(session)
+            screen.show(frame, now: clock.now, limit: display.historyLimit)
+            guard display.show(screen) else { return }
+            // Keys until the next frame is due, and at least once per frame: when drawing takes
+            // longer than a frame (a slow terminal, a loaded machine) keys must still be read, or
+            // q and Ctrl-C would never be seen. Time up to a key passes in the state before it
+            // (a pause stops the head where it was when space came, Home lands on 0).
+            let deadline = last + period
+            let speed = session.speed
+            var jumped = false
+            repeat {
+                let keys = terminal.readKeys(timeout: max(0, deadline - clock.now))
+                guard !keys.isEmpty else { continue }
+                try elapse()
+                for key in keys { session.handle(key) }
+                if session.seeked {
+                    audio?.drop()
+                    jumped = true
+                }
+            } while clock.now < deadline && !session.quit
+            // The spectrogram's columns lie on one time axis only between jumps and changes of speed.
+            if jumped || session.speed != speed { screen.clearHistory() }
+            try elapse()
             if options.follow && session.atEnd { session.extend(to: try player.refresh()) }
         }
         audio?.drop()
     }
 
-    /// `▶ 00:12.3 / 01:00.0  ×1  both  [space] pause …`
-    func transport(_ session: ReplaySession) -> String {
+    private func openAudio() throws(SignalPathError) -> ALSADevice? {
+        try options.device.map { name throws(SignalPathError) in
+            try ALSADevice(name: name, direction: .playback, sampleRate: player.sampleRate, channels: player.file.format.channels)
+        }
+    }
+
+    /// Plays `seconds` of the file from `position` (blocking while the device's buffer is full).
+    private func play(_ audio: ALSADevice, from position: Double, seconds: Double) throws(SignalPathError) {
+        let rate = Double(player.sampleRate)
+        let from = Int64((position * rate).rounded())
+        let to = min(Int64((player.duration * rate).rounded()), from + Int64(seconds * rate))
+        guard to > from else { return }
+        let samples = try player.samples(from..<to)
+        let channels = player.file.format.channels
+        try samples.withUnsafeBufferPointer { buffer in
+            Result { () throws(SignalPathError) in try audio.play(buffer, frames: buffer.count / channels) }
+        }.get()
+    }
+
+    /// `▶ 00:12.3 / 01:00.0  ×1  both` (and the cache's hit rate with `stats`).
+    func status(_ session: ReplaySession) -> String {
         func clock(_ seconds: Double) -> String {
             let tenths = Int((seconds * 10).rounded(.down))
             let minutes = tenths / 600, rest = tenths % 600
@@ -156,6 +176,6 @@ public struct ReplayRunner {
             (session.paused ? "⏸ " : "▶ ") + clock(session.position) + " / " + clock(session.duration)
             + "  ×" + UnitFormat.significant(session.speed, 3) + (session.paused ? "  paused" : "") + "  " + session.view.rawValue
         if options.stats, let rate = player.cacheHitRate { text += "  cache hits " + UnitFormat.fixed(rate * 100, 0) + " %" }
-        return text + "   space pause · ←/→ 5 s · PgUp/PgDn 1 min · Home/End · +/- speed · v view · q quit"
+        return text
     }
 }

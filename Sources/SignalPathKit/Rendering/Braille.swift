@@ -31,12 +31,27 @@ public struct BrailleGrid: Sendable {
 
     /// Dots from (x0, y0) to (x1, y1) without gaps (Bresenham).
     public mutating func line(from start: (x: Int, y: Int), to end: (x: Int, y: Int), style: Style) {
+        var count = 0
+        line(from: start, to: end, style: style, pattern: .solid, count: &count)
+    }
+
+    /// Dots from (x0, y0) to (x1, y1) along Bresenham's path, of which `pattern` keeps some;
+    /// `count` numbers the dots along a polyline, so a pattern runs on across its segments (whose
+    /// first dot, the previous segment's last, is skipped with `fromEnd`).
+    public mutating func line(
+        from start: (x: Int, y: Int), to end: (x: Int, y: Int), style: Style, pattern: DotPattern, count: inout Int, fromEnd: Bool = false
+    ) {
         var x = start.x, y = start.y
+        var skip = fromEnd
         let dx = abs(end.x - x), dy = -abs(end.y - y)
         let stepX = x < end.x ? 1 : -1, stepY = y < end.y ? 1 : -1
         var error = dx + dy
         while true {
-            set(x: x, y: y, style: style)
+            if !skip {
+                if pattern.keeps(count) { set(x: x, y: y, style: style) }
+                count += 1
+            }
+            skip = false
             if x == end.x && y == end.y { break }
             let doubled = 2 * error
             if doubled >= dy {
@@ -60,5 +75,34 @@ public struct BrailleGrid: Sendable {
                 canvas.put(Cell(character, style), x: area.x + column, y: area.y + row)
             }
         }
+    }
+}
+
+/// Which dots of a line are drawn: solid, dotted, dashed or dash-dotted, so that traces can be
+/// told apart without colour.
+public enum DotPattern: Int, Sendable, CaseIterable {
+    case solid, dotted, dashed, dashDotted
+
+    /// The pattern of channel `index` when traces cannot be told apart by colour.
+    public static func forChannel(_ index: Int) -> DotPattern { allCases[index % allCases.count] }
+
+    /// Whether the `index`th dot along a line is drawn.
+    public func keeps(_ index: Int) -> Bool {
+        switch self {
+        case .solid: return true
+        case .dotted: return index % 2 == 0
+        case .dashed: return index % 6 < 3
+        case .dashDotted: return index % 8 < 3 || index % 8 == 5
+        }
+    }
+
+    /// A horizontal run of the pattern, `cells` braille cells long: the legend's sample.
+    public func sample(cells: Int) -> String {
+        var grid = BrailleGrid(columns: cells, rows: 1)
+        var count = 0
+        grid.line(from: (0, 1), to: (cells * 2 - 1, 1), style: .plain, pattern: self, count: &count)
+        var canvas = Canvas(width: cells, height: 1)
+        grid.draw(into: &canvas, at: Area(x: 0, y: 0, width: cells, height: 1))
+        return canvas.text
     }
 }

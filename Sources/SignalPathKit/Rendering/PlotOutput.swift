@@ -22,8 +22,8 @@ public enum PlotOutput {
 
 extension SpectrumReport {
     /// The report as a plot: its rows (bins, smoothed bins or bands) per channel, its peaks, and a
-    /// title that states file, range and parameters.
-    public func plot(style: SpectrumPlot.TraceStyle, logarithmic: Bool, floor: Double, ceiling: Double?) -> SpectrumPlot {
+    /// title that states file, range and parameters; `monochrome` when it is shown without colour.
+    public func plot(style: SpectrumPlot.TraceStyle, logarithmic: Bool, floor: Double, ceiling: Double?, monochrome: Bool = false) -> SpectrumPlot {
         let parameters = spectrum.parameters
         let title =
             "\(TerminalText.sanitized(spectrum.path)) · \(UnitFormat.fixed(spectrum.startSeconds, 2))–\(UnitFormat.fixed(spectrum.endSeconds, 2)) s · "
@@ -39,6 +39,7 @@ extension SpectrumReport {
         plot.floor = floor
         plot.ceiling = ceiling
         plot.traceStyle = presentation.bands != nil ? .bars : style
+        plot.monochrome = monochrome
         if let range = presentation.frequencies {
             plot.frequencyRange = max(range.lowerBound, logarithmic ? 1 : 0)...min(range.upperBound, spectrum.binWidth * Double(spectrum.binCount - 1))
         }

@@ -23,6 +23,10 @@ public struct SpectrumPlot: Sendable {
     public var traceStyle = TraceStyle.lines
     /// Frequencies shown; nil: 20 Hz (log) or 0 (linear) to the last bin.
     public var frequencyRange: ClosedRange<Double>?
+    /// Channels told apart without colour (`--color never`, NO_COLOR): line traces solid, dotted,
+    /// dashed, dash-dotted; with bars, the first channel as bars and the others as patterned
+    /// lines over them; the legend shows each pattern.
+    public var monochrome = false
 
     public init(title: String, frequencies: [Double], channels: [(name: String, values: [Double])]) {
         self.title = title
@@ -79,8 +83,12 @@ public struct SpectrumPlot: Sendable {
             }
         }
         switch traceStyle {
-        case .lines: drawLines(into: &canvas, plot: plot, levels: levels, axis: axis)
-        case .bars: drawBars(into: &canvas, plot: plot, levels: levels, axis: axis)
+        case .lines: drawLines(into: &canvas, plot: plot, levels: levels, axis: axis, channels: channels.indices)
+        case .bars where monochrome && channels.count > 1:
+            // Bars of several channels hide each other without colour: the others become lines.
+            drawBars(into: &canvas, plot: plot, levels: levels, axis: axis, channels: 0..<1)
+            drawLines(into: &canvas, plot: plot, levels: levels, axis: axis, channels: 1..<channels.count)
+        case .bars: drawBars(into: &canvas, plot: plot, levels: levels, axis: axis, channels: channels.indices)
         }
         // Axes last, over everything.
         for y in plot.rows { canvas.put(Cell("│", .axis), x: plot.x - 1, y: y) }
@@ -91,16 +99,18 @@ public struct SpectrumPlot: Sendable {
         drawPeaks(into: &canvas, plot: plot, levels: levels, axis: axis)
     }
 
-    /// `━ left  ━ right` in the traces' styles, after the unit.
+    /// `━ left  ━ right` in the traces' styles, after the unit; without colour, each trace's
+    /// pattern (`⠒⠒⠒ left  ⠂⠂⠂ right`, or `█` for bars).
     private func drawLegend(into canvas: inout Canvas, area: Area) {
         guard channels.count > 1 else { return }
         var x = area.x + 6
         for (index, channel) in channels.enumerated() {
             let name = TerminalText.sanitized(channel.name)
-            guard x + name.count + 2 <= area.x + area.width else { break }
-            canvas.write("━", x: x, y: area.y, style: .trace(index))
-            canvas.write(name, x: x + 2, y: area.y, style: .legend)
-            x += name.count + 4
+            let sample = !monochrome ? "━" : traceStyle == .bars && index == 0 ? "█" : DotPattern.forChannel(index).sample(cells: 3)
+            guard x + sample.count + 1 + name.count <= area.x + area.width else { break }
+            canvas.write(sample, x: x, y: area.y, style: .trace(index))
+            canvas.write(name, x: x + sample.count + 1, y: area.y, style: .legend)
+            x += sample.count + name.count + 3
         }
     }
 
@@ -117,28 +127,31 @@ public struct SpectrumPlot: Sendable {
         return maxima
     }
 
-    private func drawLines(into canvas: inout Canvas, plot: Area, levels: ClosedRange<Double>, axis: FrequencyAxis) {
+    private func drawLines(into canvas: inout Canvas, plot: Area, levels: ClosedRange<Double>, axis: FrequencyAxis, channels indices: Range<Int>) {
         var grid = BrailleGrid(columns: plot.width, rows: plot.height)
         let span = levels.upperBound - levels.lowerBound
         // The first channel last, so that it is on top.
-        for (index, channel) in channels.enumerated().reversed() {
-            let maxima = columnMaxima(channel.values, count: grid.dotWidth, axis: axis)
+        for index in indices.reversed() {
+            let maxima = columnMaxima(channels[index].values, count: grid.dotWidth, axis: axis)
+            let pattern = monochrome ? DotPattern.forChannel(index) : .solid
             var previous: (x: Int, y: Int)?
+            var count = 0
             for (x, value) in maxima.enumerated() {
                 guard let value else { continue }
                 let clamped = min(max(value, levels.lowerBound), levels.upperBound)
                 let point = (x: x, y: Int(((levels.upperBound - clamped) / span * Double(grid.dotHeight - 1)).rounded()))
-                grid.line(from: previous ?? point, to: point, style: .trace(index))
+                grid.line(from: previous ?? point, to: point, style: .trace(index), pattern: pattern, count: &count, fromEnd: previous != nil)
                 previous = point
             }
         }
         grid.draw(into: &canvas, at: plot)
     }
 
-    private func drawBars(into canvas: inout Canvas, plot: Area, levels: ClosedRange<Double>, axis: FrequencyAxis) {
+    private func drawBars(into canvas: inout Canvas, plot: Area, levels: ClosedRange<Double>, axis: FrequencyAxis, channels indices: Range<Int>) {
         let eighths = Array(" ▁▂▃▄▅▆▇█")
         let span = levels.upperBound - levels.lowerBound
-        for (index, channel) in channels.enumerated().reversed() {
+        for index in indices.reversed() {
+            let channel = channels[index]
             let maxima = columnMaxima(channel.values, count: plot.width, axis: axis)
             for (column, value) in maxima.enumerated() {
                 guard let value, value > levels.lowerBound else { continue }

@@ -64,28 +64,11 @@ struct Record: ParsableCommand {
             let recorder = try Recorder(
                 path: output, source: input == "-" ? .standardInput : .device(device ?? "default"), format: raw,
                 sampleRate: rate, channels: channels, overwrite: force, fftSize: 4096, bands: nil)
-            let summary: Recorder.Summary
-            if StandardOutput.isTerminal {
-                let renderer = ANSIRenderer(depth: ColorDepth.detect(choice: .auto, isTerminal: true, environment: ProcessEnvironment.current))
-                StandardOutput.write("\u{1B}[?1049h\u{1B}[?25l")
-                defer { StandardOutput.write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l") }
-                var screen = LiveScreen(title: "signalpath record · " + TerminalText.sanitized(output), channels: channels, transport: "")
-                var previous: Canvas?
-                summary = try recorder.run(duration: duration, framesPerSecond: fps) { frame, written in
-                    let size = TerminalSize.current(environment: ProcessEnvironment.current) ?? TerminalSize(columns: 80, rows: 24)
-                    screen.transport =
-                        "● REC " + UnitFormat.duration(frame.time) + " · " + UnitFormat.bytes(written * Int64(channels * raw.bytesPerSample))
-                        + "   Ctrl-C stops and finishes the file"
-                    screen.show(frame, now: monotonicSeconds(), limit: max(1, size.columns - 6))
-                    let canvas = PlotOutput.canvas(width: size.columns, height: size.rows) { screen.draw(into: &$0, area: $1) }
-                    defer { previous = canvas }
-                    return StandardOutput.write(renderer.frame(canvas, previous: previous))
-                }
-            } else {
-                summary = try recorder.run(duration: duration, framesPerSecond: fps) { frame, _ in
-                    StandardOutput.write(frame.jsonLine() + "\n") || true  // a closed pipe does not stop a recording
-                }
-            }
+            var options = RecordRunner.Options()
+            options.duration = duration
+            options.framesPerSecond = fps
+            options.colorDepth = ColorDepth.detect(choice: .auto, isTerminal: true, environment: ProcessEnvironment.current)
+            let summary = try RecordRunner(recorder: recorder, options: options).run(title: "signalpath record · " + TerminalText.sanitized(output))
             StandardError.writeLine("signalpath: " + summary.line(path: output))
         } catch {
             throw ExitCode(ExitStatus.report(error))

@@ -102,12 +102,9 @@ struct Replay: ParsableCommand {
             options.device = play ? device ?? "default" : nil
             options.view = view ?? .both
             options.stats = stats
-            let runner = ReplayRunner(player: player, options: options)
-            if StandardOutput.isTerminal {
-                try runner.runScreen(title: "signalpath replay · " + TerminalText.sanitized(file))
-            } else {
-                try runner.runLines(format == .csv ? .csv : .ndjson)
-            }
+            options.lineFormat = format == .csv ? .csv : .ndjson
+            options.colorDepth = ColorDepth.detect(choice: .auto, isTerminal: true, environment: ProcessEnvironment.current)
+            try ReplayRunner(player: player, options: options).run(title: "signalpath replay · " + TerminalText.sanitized(file))
         } catch {
             throw ExitCode(ExitStatus.report(error))
         }

@@ -73,7 +73,9 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
                 let report = try await analyse(path, presentation: presentation)
                 switch format {
                 case .plot, .svg:
-                    let plot = report.plot(style: style ?? .lines, logarithmic: !plotting.linear, floor: plotting.floorLevel, ceiling: plotting.ceiling)
+                    let plot = report.plot(
+                        style: style ?? .lines, logarithmic: !plotting.linear, floor: plotting.floorLevel, ceiling: plotting.ceiling,
+                        monochrome: format == .plot && plotting.depth == .none)
                     writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in plot.draw(into: &canvas, area: area) })
                 case .text:
                     writer.write((writer.successes == 0 ? "" : "\n") + report.text + "\n")

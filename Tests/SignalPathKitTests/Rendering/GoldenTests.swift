@@ -52,6 +52,35 @@ struct GoldenTests {
         try expectGolden(canvas.styleCodes, "spectrum-bars.styles.txt")
     }
 
+    @Test("without colour (--color never, NO_COLOR), two channels differ by pattern: solid and dotted lines, legend samples to match")
+    func spectrumMonochrome() throws {
+        var plot = syntheticPlot()
+        plot.monochrome = true
+        let canvas = render(width: 64, height: 18, area: Area(x: 1, y: 1, width: 62, height: 16)) { plot.draw(into: &$0, area: $1) }
+        try expectGolden(canvas.text, "spectrum-lines-monochrome.txt")
+        #expect(canvas.text.contains("⠒⠒⠒ left") && canvas.text.contains("⠂⠂⠂ right"))
+        // The right channel's floor (−100 dB, no tone above 1 kHz) is a dotted run: along it, only
+        // every other dot column is set — the left channel's run at the same level is solid.
+        var alone = syntheticPlot()
+        alone.monochrome = true
+        alone.channels[0].values = alone.channels[0].values.map { _ in -200 }  // below the floor: drawn on the bottom row
+        let right = render(width: 64, height: 18, area: Area(x: 1, y: 1, width: 62, height: 16)) { alone.draw(into: &$0, area: $1) }
+        let singleDots = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80].map { Character(Unicode.Scalar(0x2800 + $0)!) }
+        #expect(singleDots.contains { dot in right.text.contains(String(repeating: dot, count: 8)) }, "a run of cells of one dot each:\n\(right.text)")
+    }
+
+    @Test("without colour, bands of two channels: the first as bars, the second as a dotted line over them")
+    func barsMonochrome() throws {
+        var plot = syntheticPlot()
+        plot.traceStyle = .bars
+        plot.monochrome = true
+        let canvas = render(width: 50, height: 14, area: Area(x: 2, y: 1, width: 46, height: 12)) { plot.draw(into: &$0, area: $1) }
+        try expectGolden(canvas.text, "spectrum-bars-monochrome.txt")
+        #expect(canvas.text.contains("█ left") && canvas.text.contains("⠂⠂⠂ right"))
+        #expect(canvas.cells.contains { $0.style == .trace(0) && "▁▂▃▄▅▆▇█".contains($0.character) })
+        #expect(canvas.cells.contains { $0.style == .trace(1) && ($0.character.unicodeScalars.first?.value ?? 0) >> 8 == 0x28 }, "braille for the second channel")
+    }
+
     /// A chirp-like spectrogram: in frame t a tone at bin 4·2^(t/4), −20 dB over a −90 dB floor.
     func chirp(shades: Bool) -> SpectrogramPlot {
         let frequencies = (0..<1025).map { Double($0) * 23.4375 }
