@@ -13,8 +13,7 @@ final class AnalysisCombiner {
     private var segments = 0
     private var framesDone: Int64 = 0
     private var endOfInput: Int64?
-    private var nextIndex = 0
-    private var pending: [Int: AnalysisChunk] = [:]
+    private var merger = InOrderMerger<AnalysisChunk>()
 
     init(analyzer: SignalAnalyzer) {
         self.analyzer = analyzer
@@ -39,11 +38,7 @@ final class AnalysisCombiner {
     }
 
     func add(_ chunk: AnalysisChunk) {
-        pending[chunk.index] = chunk
-        while let next = pending.removeValue(forKey: nextIndex) {
-            merge(next)
-            nextIndex += 1
-        }
+        merger.add(chunk, index: chunk.index) { merge($0) }
     }
 
     private func merge(_ chunk: AnalysisChunk) {
@@ -140,15 +135,8 @@ final class AnalysisCombiner {
     /// The mean power of the segments as a `PowerSpectrum`, nil without a segment.
     private func makeSpectrum(frames: Range<Int64>) -> PowerSpectrum? {
         guard segments > 0 else { return nil }
-        let parameters = analyzer.spectrum
-        let bins = parameters.fftSize / 2 + 1
-        let window = WindowTable.shared(parameters.window, size: parameters.windowSize)
-        let span = Int64(segments - 1) * Int64(parameters.hop) + Int64(parameters.windowSize)
         return PowerSpectrum(
-            path: analyzer.file.path, sampleRate: analyzer.file.format.sampleRate,
-            frames: frames.lowerBound..<frames.lowerBound + span, parameters: parameters,
-            windowSum: window.sum, windowSumOfSquares: window.sumOfSquares, segments: segments,
-            channelNames: ChannelSelection.all.names(channels: channels),
-            power: (0..<channels).map { channel in power[channel * bins..<(channel + 1) * bins].map { $0 / Double(segments) } })
+            path: analyzer.file.path, sampleRate: analyzer.file.format.sampleRate, parameters: analyzer.spectrum,
+            channelNames: ChannelSelection.all.names(channels: channels), firstFrame: frames.lowerBound, segments: segments, summedPower: power)
     }
 }

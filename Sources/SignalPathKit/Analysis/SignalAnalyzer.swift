@@ -30,10 +30,7 @@ public struct SignalAnalyzer: Sendable {
         self.file = file
         self.frames = frames
         self.settings = settings
-        var spectrum = settings.spectrum
-        if frames.upperBound != Int64.max && Int64(spectrum.windowSize) > Int64(frames.count) {
-            spectrum.windowSize = max(2, Int(frames.count))
-        }
+        let spectrum = settings.spectrum.fitted(to: frames)
         self.spectrum = spectrum
         weighting = KWeighting(sampleRate: file.format.sampleRate)
         channelWeights = Loudness.channelWeights(channels: file.format.channels)

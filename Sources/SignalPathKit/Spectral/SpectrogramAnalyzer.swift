@@ -34,14 +34,10 @@ public struct SpectrogramAnalyzer: Sendable {
         if columns != nil && frames.upperBound == Int64.max {
             throw .invalidRequest(path: file.path, reason: "a spectrogram plot needs the stream's length; use --format csv, or a file")
         }
-        var parameters = parameters
-        if frames.upperBound != Int64.max && Int64(parameters.windowSize) > Int64(frames.count) {
-            parameters.windowSize = max(2, Int(frames.count))
-        }
         self.file = file
         self.frames = frames
         self.channels = channels
-        self.parameters = parameters
+        self.parameters = parameters.fitted(to: frames)
         self.columns = columns.map { max(1, $0) }
     }
 
@@ -79,7 +75,7 @@ public struct SpectrogramAnalyzer: Sendable {
             return true
         }
         func frame(_ index: Int, span: Range<Int64>, segments: Int) -> Frame {
-            let power = (0..<selected).map { output in sums[output * bins..<(output + 1) * bins].map { $0 / Double(segments) } }
+            let power = PowerSpectrum.meanPower(summed: sums, channels: selected, segments: segments)
             for index in sums.indices { sums[index] = 0 }
             return Frame(index: index, span: span, power: power, segments: segments)
         }
