@@ -43,13 +43,18 @@ public struct SignalAnalyzer: Sendable {
     var knownLength: Int64? { frames.upperBound == Int64.max ? nil : Int64(frames.count) }
 
     /// Where 100 ms sub-block `index` starts, relative to the range.
-    func subBlockStart(_ index: Int) -> Int64 { Int64(index) * Int64(file.format.sampleRate) / 10 }
+    func subBlockStart(_ index: Int) -> Int64 { SubBlockPieces.start(of: index, sampleRate: file.format.sampleRate) }
 
     /// The sub-block holding relative frame `frame`.
     func subBlock(containing frame: Int64) -> Int {
         var index = Int(frame * 10 / Int64(file.format.sampleRate))
         while subBlockStart(index + 1) <= frame { index += 1 }
         return index
+    }
+
+    /// The pieces of `frames` (relative to the range) that lie in one sub-block each.
+    func subBlockPieces(_ frames: Range<Int64>) -> SubBlockPieces {
+        SubBlockPieces(frames: frames, firstSubBlock: subBlock(containing: frames.lowerBound), sampleRate: file.format.sampleRate)
     }
 
     /// Runs the analysis on up to `workers` tasks; `progress` hears the fraction done (0…1) of a
@@ -99,4 +104,35 @@ struct AnalysisChunk: Sendable {
     var frames: Range<Int64>
     /// Where the input ended, relative to the range, when this chunk found its end.
     var endOfInput: Int64?
+}
+
+/// The pieces of a run of frames that lie in one 100 ms sub-block each, with the slot of each
+/// piece's sub-block counted from the first: what a chunk adds to each sub-block's energy.
+struct SubBlockPieces: Sequence, IteratorProtocol {
+    private var frame: Int64
+    private let end: Int64
+    private var subBlock: Int
+    private let firstSubBlock: Int
+    private let sampleRate: Int
+
+    init(frames: Range<Int64>, firstSubBlock: Int, sampleRate: Int) {
+        frame = frames.lowerBound
+        end = frames.upperBound
+        subBlock = firstSubBlock
+        self.firstSubBlock = firstSubBlock
+        self.sampleRate = sampleRate
+    }
+
+    /// Where sub-block `index` starts: frame ⌊index · rate / 10⌋.
+    static func start(of index: Int, sampleRate: Int) -> Int64 { Int64(index) * Int64(sampleRate) / 10 }
+
+    mutating func next() -> (frames: Range<Int64>, slot: Int)? {
+        guard frame < end else { return nil }
+        let pieceEnd = Swift.min(end, Self.start(of: subBlock + 1, sampleRate: sampleRate))
+        defer {
+            frame = pieceEnd
+            subBlock += 1
+        }
+        return (frame..<pieceEnd, subBlock - firstSubBlock)
+    }
 }
