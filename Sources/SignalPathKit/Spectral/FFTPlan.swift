@@ -53,7 +53,8 @@ final class RealFFT {
     // MARK: - Plans
 
     /// One plan per size for the whole process. Plans are never destroyed, so there is no
-    /// destruction to race with execution; there are only a few sizes per run.
+    /// destruction to race with execution; there are only a few sizes per run. Unsafe: touched
+    /// only under `plannerLock` (C handles are not Sendable, so `Protected` cannot hold them).
     nonisolated(unsafe) private static var plans: [Int: OpaquePointer] = [:]
     private static let plannerLock = Lock()
 
