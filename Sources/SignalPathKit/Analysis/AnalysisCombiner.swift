@@ -10,6 +10,7 @@ final class AnalysisCombiner {
     private var weightedEnergy: [Double] = []
     private var squares: [Double] = []
     private var power: [Double]
+    private var strongestBins: [Double]
     private var segments = 0
     private var framesDone: Int64 = 0
     private var endOfInput: Int64?
@@ -22,6 +23,7 @@ final class AnalysisCombiner {
         truePeaks = [Float](repeating: 0, count: channels)
         nonFiniteSamples = [Int64](repeating: 0, count: channels)
         power = [Double](repeating: 0, count: channels * (analyzer.spectrum.fftSize / 2 + 1))
+        strongestBins = power
         // Reserved once: arrays that grow through the run would leave holes in the heap that the
         // read buffers cannot reuse.
         if let length = analyzer.knownLength {
@@ -57,6 +59,7 @@ final class AnalysisCombiner {
             if index < squares.count { squares[index] += value } else { squares.append(value) }
         }
         for index in power.indices { power[index] += chunk.power[index] }
+        for index in strongestBins.indices { strongestBins[index] += chunk.strongestBins[index] }
         segments += chunk.segments
         framesDone = max(framesDone, chunk.frames.upperBound)
         endOfInput = chunk.endOfInput ?? endOfInput
@@ -113,7 +116,10 @@ final class AnalysisCombiner {
                     noiseFloor: floorMeanSquare.map { 10 * log10($0) + settings.rmsReference.offset },
                     dynamicRange: floorMeanSquare.map { peak - 10 * log10($0) },
                     effectiveBits: bits, nonFiniteSamples: nonFiniteSamples[channel],
-                    spectral: spectrum.map { SpectralFindings(spectrum: $0, channel: channel, meanSquare: meanSquare[channel], settings: settings) } ?? .none))
+                    spectral: spectrum.map {
+                        SpectralFindings(
+                            spectrum: $0, channel: channel, meanSquare: meanSquare[channel], strongestBins: channelStrongestBins(channel), settings: settings)
+                    } ?? .none))
         }
         var overall = SpectralFindings.none
         if let spectrum, channels > 0 {
@@ -121,7 +127,9 @@ final class AnalysisCombiner {
             var combined = spectrum
             combined.channelNames = ["overall"]
             combined.power = [(0..<spectrum.binCount).map { bin in spectrum.power.reduce(0) { $0 + $1[bin] } / Double(channels) }]
-            overall = SpectralFindings(spectrum: combined, channel: 0, meanSquare: mean, settings: settings)
+            // Each channel's segments count with the power they hold.
+            let strongest = (0..<spectrum.binCount).map { bin in (0..<channels).reduce(0) { $0 + strongestBins[$1 * spectrum.binCount + bin] } }
+            overall = SpectralFindings(spectrum: combined, channel: 0, meanSquare: mean, strongestBins: strongest, settings: settings)
         }
         let allSilent = (0..<wholeSubBlocks).filter { block in (0..<channels).allSatisfy { blockMeanSquare(block, $0) < threshold } }
         return SignalAnalysis(
@@ -130,6 +138,12 @@ final class AnalysisCombiner {
             leadingSilence: analyses.map(\.leadingSilence).min() ?? 0,
             trailingSilence: analyses.map(\.trailingSilence).min() ?? 0,
             silentFraction: wholeSubBlocks == 0 ? nil : Double(allSilent.count) / Double(wholeSubBlocks))
+    }
+
+    /// Channel `channel`'s part of `strongestBins`.
+    private func channelStrongestBins(_ channel: Int) -> [Double] {
+        let bins = analyzer.spectrum.fftSize / 2 + 1
+        return Array(strongestBins[channel * bins..<(channel + 1) * bins])
     }
 
     /// The mean power of the segments as a `PowerSpectrum`, nil without a segment.

@@ -99,7 +99,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         var result = AnalysisChunk(
             index: chunk, levels: [], truePeaks: [], nonFiniteSamples: [], firstSubBlock: firstSubBlock,
             weightedEnergy: [Double](repeating: 0, count: subBlocks), squares: [Double](repeating: 0, count: subBlocks * channels),
-            power: [Double](repeating: 0, count: transform.binCount * channels), segments: segmentStarts.count,
+            power: [Double](repeating: 0, count: transform.binCount * channels),
+            strongestBins: [Double](repeating: 0, count: transform.binCount * channels), segments: segmentStarts.count,
             frames: frames.present, endOfInput: frames.endOfInput)
         deinterleave(frames)
         for channel in 0..<channels {
@@ -109,7 +110,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             let levels = measureLevels(channel, frames, squares: &result.squares)
             result.levels.append(levels)
             result.truePeaks.append(measureTruePeak(channel, frames, above: levels.peak))
-            addSegments(channel, frames, starts: segmentStarts, power: &result.power)
+            addSegments(channel, frames, starts: segmentStarts, power: &result.power, strongestBins: &result.strongestBins)
         }
         addWeightedEnergy(frames, energy: &result.weightedEnergy)
         return result
@@ -248,8 +249,9 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     }
 
     /// Step 5: the |X|² of the channel's segments that start in the chunk, summed into its bins of
-    /// `power` (per channel and bin, bins fastest).
-    private func addSegments(_ channel: Int, _ frames: ChunkFrames, starts: [Int64], power: inout [Double]) {
+    /// `power`; each segment's in-band power added to the bin of `strongestBins` that was its
+    /// strongest (both per channel and bin, bins fastest).
+    private func addSegments(_ channel: Int, _ frames: ChunkFrames, starts: [Int64], power: inout [Double], strongestBins: inout [Double]) {
         let bins = transform.binCount
         let row = UnsafeBufferPointer(row(channel))
         power.withUnsafeMutableBufferPointer { power in
@@ -257,6 +259,10 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             for start in starts {
                 transform.transform(row, firstFrame: frames.offset(start), channels: 1, channel: 0)
                 transform.combine(into: channelPower, .mean)
+                if let band = analyzer.distortionBins {
+                    let strongest = transform.strongestBin(in: band)
+                    strongestBins[channel * bins + strongest.bin] += strongest.power
+                }
             }
         }
     }

@@ -16,6 +16,9 @@ public struct SignalAnalyzer: Sendable {
     /// The spectrum parameters in use (the window shrinks to a range shorter than it).
     public let spectrum: SpectrumParameters
     let weighting: KWeighting
+    /// The bins of the distortion band, whose strongest bin each segment records; nil when no bin
+    /// falls in the band.
+    let distortionBins: ClosedRange<Int>?
     let channelWeights: [Double]
     /// Frames per chunk: a whole number of spectrum hops.
     let chunkFrames: Int
@@ -33,6 +36,7 @@ public struct SignalAnalyzer: Sendable {
         let spectrum = settings.spectrum.fitted(to: frames)
         self.spectrum = spectrum
         weighting = KWeighting(sampleRate: file.format.sampleRate)
+        distortionBins = Distortion.bins(sampleRate: file.format.sampleRate, fftSize: spectrum.fftSize)
         channelWeights = Loudness.channelWeights(channels: file.format.channels)
         let hop = spectrum.hop
         chunkFrames = hop * max(1, min(128, Self.chunkSamples / (hop * file.format.channels)))
@@ -99,6 +103,9 @@ struct AnalysisChunk: Sendable {
     var squares: [Double]
     /// Per channel and bin (bins fastest), Σ |X|² over the chunk's segments.
     var power: [Double]
+    /// Per channel and bin (bins fastest), the in-band power of the segments whose strongest
+    /// in-band bin that is: how steady the strongest tone is.
+    var strongestBins: [Double]
     var segments: Int
     /// Frames analysed, relative to the range.
     var frames: Range<Int64>

@@ -175,7 +175,8 @@ extension SignalAnalysis {
                     "band_hz": .array([.number(band.lowerBound), .number(band.upperBound)]),
                     "harmonics": .string("2nd to \(settings.highestHarmonic)th, those inside the band"),
                     "rule": .string(
-                        "reported when the strongest tone carries more than half the power in the band; each tone owns the bins of its window's main lobe + 1; THD+N and SINAD count everything else in the band; SNR leaves out the harmonics; ENOB = (SINAD − 1.76) / 6.02"
+                        Distortion.rule
+                            + "; each tone owns the bins of its window's main lobe + 1; THD+N and SINAD count everything else in the band; SNR leaves out the harmonics; ENOB = (SINAD − 1.76) / 6.02"
                     ),
                 ])),
             .init(
