@@ -85,7 +85,7 @@ final class AnalysisCombiner {
             squares[block * channels + channel] / Double(subBlockFrames[block])
         }
         var analyses: [ChannelAnalysis] = []
-        let names = ChannelSelection.all.names(channels: channels)
+        let names = analyzer.file.format.channelLayout.names
         for channel in 0..<channels {
             let statistics = levels[channel]
             let counted = Double(max(1, statistics.finiteSamples))
@@ -151,6 +151,6 @@ final class AnalysisCombiner {
         guard segments > 0 else { return nil }
         return PowerSpectrum(
             path: analyzer.file.path, sampleRate: analyzer.file.format.sampleRate, parameters: analyzer.spectrum,
-            channelNames: ChannelSelection.all.names(channels: channels), firstFrame: frames.lowerBound, segments: segments, summedPower: power)
+            channelNames: analyzer.file.format.channelLayout.names, firstFrame: frames.lowerBound, segments: segments, summedPower: power)
     }
 }

@@ -37,7 +37,7 @@ public struct SignalAnalyzer: Sendable {
         self.spectrum = spectrum
         weighting = KWeighting(sampleRate: file.format.sampleRate)
         distortionBins = Distortion.bins(sampleRate: file.format.sampleRate, fftSize: spectrum.fftSize)
-        channelWeights = Loudness.channelWeights(channels: file.format.channels)
+        channelWeights = Loudness.channelWeights(layout: file.format.channelLayout)
         let hop = spectrum.hop
         chunkFrames = hop * max(1, min(128, Self.chunkSamples / (hop * file.format.channels)))
         settlingFrames = max(weighting.settlingFrames, TruePeakMeter.taps)

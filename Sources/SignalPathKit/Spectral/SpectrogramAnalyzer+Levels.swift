@@ -3,7 +3,7 @@ extension SpectrogramAnalyzer {
     /// rules as `spectrum`'s.
     public func spectrum(of frame: Frame) -> PowerSpectrum {
         PowerSpectrum(
-            path: file.path, sampleRate: file.format.sampleRate, parameters: parameters, channelNames: channels.names(channels: file.format.channels),
+            path: file.path, sampleRate: file.format.sampleRate, parameters: parameters, channelNames: channelNames,
             firstFrame: frame.span.lowerBound, segments: frame.segments, power: frame.power)
     }
 

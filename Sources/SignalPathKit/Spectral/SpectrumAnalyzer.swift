@@ -11,6 +11,9 @@ public struct SpectrumAnalyzer: Sendable {
     /// The frames asked for; for a stream of unknown length the upper bound is `Int64.max`.
     public let frames: Range<Int64>
     public let channels: ChannelSelection
+    /// Per result channel, the file channel it shows (nil: the mix of all), and its name.
+    let sourceChannels: [Int?]
+    public let channelNames: [String]
     /// The parameters in use: the window shrinks to fit a range shorter than it.
     public let parameters: SpectrumParameters
     /// Segments in the range, or nil when a stream's length is unknown until it ends.
@@ -32,7 +35,8 @@ public struct SpectrumAnalyzer: Sendable {
         precondition(parameters.windowSize >= 2 && parameters.windowSize <= parameters.fftSize)
         precondition(parameters.overlap >= 0 && parameters.overlap < 1)
         precondition(!frames.isEmpty)
-        try channels.validate(channels: file.format.channels, path: file.path)
+        sourceChannels = try channels.sourceChannels(in: file.format.channelLayout, path: file.path)
+        channelNames = channels.names(in: file.format.channelLayout)
         let parameters = parameters.fitted(to: frames)
         self.file = file
         self.frames = frames
@@ -48,7 +52,7 @@ public struct SpectrumAnalyzer: Sendable {
     /// Median averaging keeps every segment's power: refuse what would not fit.
     func checkMedianMemory(segments: Int) throws(SignalPathError) {
         guard parameters.averaging == .median else { return }
-        let bytes = segments * (parameters.fftSize / 2 + 1) * channels.count(channels: file.format.channels) * 4
+        let bytes = segments * (parameters.fftSize / 2 + 1) * sourceChannels.count * 4
         if bytes > SpectrumAnalyzer.medianMemoryLimit {
             throw .invalidRequest(
                 path: file.path, reason: "median averaging over \(segments) segments would need \(UnitFormat.bytes(Int64(bytes))); use a shorter range or --average mean")
@@ -59,7 +63,7 @@ public struct SpectrumAnalyzer: Sendable {
     public func run(workers: Int = 2) async throws(SignalPathError) -> PowerSpectrum {
         let window = WindowTable.shared(parameters.window, size: parameters.windowSize)
         let combiner = ChunkCombiner(
-            averaging: parameters.averaging, channels: channels.count(channels: file.format.channels),
+            averaging: parameters.averaging, channels: sourceChannels.count,
             bins: parameters.fftSize / 2 + 1)
         guard let segmentCount else {
             return finish(combiner, segments: try runToEnd(combiner, window: window))
@@ -92,7 +96,7 @@ public struct SpectrumAnalyzer: Sendable {
     }
 
     private func finish(_ combiner: ChunkCombiner, segments: Int) -> PowerSpectrum {
-        let names = channels.names(channels: file.format.channels)
+        let names = channelNames
         let power: [[Double]]
         switch parameters.averaging {
         case .mean:
@@ -166,7 +170,7 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
         let parameters = analyzer.parameters
         let bins = transform.binCount
         let fileChannels = frames.channels
-        let selected = analyzer.channels.count(channels: fileChannels)
+        let selected = analyzer.sourceChannels.count
         let windowSize = parameters.windowSize
         var done = 0
         let averaging = parameters.averaging
@@ -181,12 +185,7 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
             }
             done += 1
             for output in 0..<selected {
-                let channel: Int? =
-                    switch analyzer.channels {
-                    case .all: output
-                    case .single(let index): index
-                    case .mix: nil
-                    }
+                let channel = analyzer.sourceChannels[output]
                 frames.samples.withUnsafeBufferPointer { samples in
                     transform.transform(samples, firstFrame: 0, channels: fileChannels, channel: channel)
                 }

@@ -30,7 +30,7 @@ struct Spectrogram: AsyncParsableCommand {
     @OptionGroup var output: MachineOutputOptions
     @OptionGroup var plotting: PlotOptions
 
-    @Option(name: .long, help: ArgumentHelp("Channel: 1…N, left, right, mix or all (default: mix for a plot, all for data).", valueName: "channel"))
+    @Option(name: .long, help: ArgumentHelp("Channel: 1…N, left, right, a position (FL, LFE, SL, …), mix or all (default: mix for a plot, all for data).", valueName: "channel"))
     var channel: String?
 
     @Option(name: .long, help: "Colour map of the heat map: viridis, magma or grayscale.")
@@ -41,7 +41,7 @@ struct Spectrogram: AsyncParsableCommand {
 
     func validate() throws {
         if let channel, channel != "all", ChannelSelection(parsing: channel) == nil {
-            throw ValidationError("Unknown channel '\(channel)'. Use a number from 1, left, right, mix or all.")
+            throw ValidationError("Unknown channel '\(channel)'. Use a number from 1, left, right, a position such as FL or LFE, mix or all.")
         }
     }
 

@@ -3,7 +3,7 @@ import SignalPathKit
 
 /// What to show of a spectrum: channels, scale, frequency range, smoothing, bands, weighting, peaks.
 struct PresentationOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Channel: 1…N, left, right or mix (default: every channel).", valueName: "channel"))
+    @Option(name: .long, help: ArgumentHelp("Channel: 1…N, left, right, a position (FL, FR, FC, LFE, BL, BR, SL, SR, …) or mix (default: every channel).", valueName: "channel"))
     var channel: String?
 
     @Option(name: .long, help: "Scale: dbfs (amplitude, full-scale sine = 0 dB), psd (dB re 1 FS²/Hz), power (dB re 1 FS²) or linear.")
@@ -32,7 +32,7 @@ struct PresentationOptions: ParsableArguments {
 
     func validate() throws {
         if let channel, ChannelSelection(parsing: channel) == nil {
-            throw ValidationError("Unknown channel '\(channel)'. Use a number from 1, left, right or mix.")
+            throw ValidationError("Unknown channel '\(channel)'. Use a number from 1, left, right, a position such as FL or LFE, or mix.")
         }
         if let minFreq, !(minFreq >= 0) { throw ValidationError("--min-freq must be 0 Hz or more.") }
         if let maxFreq, !(maxFreq > 0) { throw ValidationError("--max-freq must be above 0 Hz.") }
