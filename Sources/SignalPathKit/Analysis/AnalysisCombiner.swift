@@ -24,8 +24,8 @@ final class AnalysisCombiner {
         nonFiniteSamples = [Int64](repeating: 0, count: channels)
         power = [Double](repeating: 0, count: channels * (analyzer.spectrum.fftSize / 2 + 1))
         strongestBins = power
-        // Reserved once: arrays that grow through the run would leave holes in the heap that the
-        // read buffers cannot reuse.
+        // Reserved once when the length is known: grown by doubling instead, the arrays would be
+        // copied again and again and held twice while they are.
         if let length = analyzer.knownLength {
             let subBlocks = analyzer.subBlock(containing: length) + 1
             weightedEnergy.reserveCapacity(subBlocks)

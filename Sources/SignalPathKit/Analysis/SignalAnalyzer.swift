@@ -7,7 +7,7 @@
 /// `settlingFrames` before it, long enough for its past to fade below a Double's precision; so the
 /// result is the same with one worker or many, and matches a filter run over the whole file.
 /// Memory is a few chunks' worth plus, per 100 ms of audio, 8 bytes for loudness gating and 8 per
-/// channel for the noise floor (24 bytes for stereo: about 21 MB for 24 hours).
+/// channel for the noise floor (docs/ANALYZE.md, "How it runs").
 public struct SignalAnalyzer: Sendable {
     public let file: AudioFile
     /// The frames asked for; for a stream of unknown length the upper bound is `Int64.max`.
