@@ -1,7 +1,7 @@
 /// Which loudspeaker each channel of a file feeds, and so what results call the channels.
 ///
 /// From the file where it says (a WAVE_FORMAT_EXTENSIBLE channel mask, or the channel map
-/// libsndfile reads from CAF and AIFF); otherwise the layout a file of that kind and channel count
+/// libsndfile reads from a CAF file); otherwise the layout a file of that kind and channel count
 /// is read as: the codec's own order for FLAC and Vorbis, and for everything else ffmpeg's default
 /// for the count (what ffmpeg assumes for such a file: 2.1, 4.0, 5.0, 5.1, 6.1, 7.1 for 3–8
 /// channels). Beyond that, and for Opus surround, channels have no position.
@@ -10,7 +10,8 @@ public struct ChannelLayout: Sendable, Equatable {
     public enum Source: String, Sendable {
         /// The file's WAVE_FORMAT_EXTENSIBLE `dwChannelMask`.
         case channelMask = "channel mask"
-        /// The channel map libsndfile reads from the file (CAF and AIFF `chan` chunks).
+        /// The channel map libsndfile reads from the file (a CAF `chan` chunk, or the mask of a
+        /// WAVE file it decodes itself).
         case channelMap = "channel map"
         /// The file does not say: the usual layout for its format and channel count.
         case assumed
