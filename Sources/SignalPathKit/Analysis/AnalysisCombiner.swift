@@ -10,6 +10,7 @@ final class AnalysisCombiner {
     private var weightedEnergy: [Double] = []
     private var squares: [Double] = []
     private var power: [Double]
+    /// Per channel and bin: the in-band power of the segments whose strongest in-band bin it was.
     private var strongestBins: [Double]
     private var segments = 0
     private var framesDone: Int64 = 0
@@ -59,7 +60,8 @@ final class AnalysisCombiner {
             if index < squares.count { squares[index] += value } else { squares.append(value) }
         }
         for index in power.indices { power[index] += chunk.power[index] }
-        for index in strongestBins.indices { strongestBins[index] += chunk.strongestBins[index] }
+        let bins = analyzer.spectrum.fftSize / 2 + 1
+        for (index, strongest) in chunk.strongestBins.enumerated() { strongestBins[index % channels * bins + strongest.bin] += strongest.power }
         segments += chunk.segments
         framesDone = max(framesDone, chunk.frames.upperBound)
         endOfInput = chunk.endOfInput ?? endOfInput

@@ -100,7 +100,9 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             index: chunk, levels: [], truePeaks: [], nonFiniteSamples: [], firstSubBlock: firstSubBlock,
             weightedEnergy: [Double](repeating: 0, count: subBlocks), squares: [Double](repeating: 0, count: subBlocks * channels),
             power: [Double](repeating: 0, count: transform.binCount * channels),
-            strongestBins: [Double](repeating: 0, count: transform.binCount * channels), segments: segmentStarts.count,
+            strongestBins: [(bin: Int, power: Double)](
+                repeating: (0, 0), count: analyzer.distortionBins == nil ? 0 : segmentStarts.count * channels),
+            segments: segmentStarts.count,
             frames: frames.present, endOfInput: frames.endOfInput)
         deinterleave(frames)
         for channel in 0..<channels {
@@ -249,20 +251,19 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     }
 
     /// Step 5: the |X|² of the channel's segments that start in the chunk, summed into its bins of
-    /// `power`; each segment's in-band power added to the bin of `strongestBins` that was its
-    /// strongest (both per channel and bin, bins fastest).
-    private func addSegments(_ channel: Int, _ frames: ChunkFrames, starts: [Int64], power: inout [Double], strongestBins: inout [Double]) {
+    /// `power` (per channel and bin, bins fastest); each segment's strongest in-band bin and
+    /// in-band power into `strongestBins` (per segment and channel, channel fastest).
+    private func addSegments(
+        _ channel: Int, _ frames: ChunkFrames, starts: [Int64], power: inout [Double], strongestBins: inout [(bin: Int, power: Double)]
+    ) {
         let bins = transform.binCount
         let row = UnsafeBufferPointer(row(channel))
         power.withUnsafeMutableBufferPointer { power in
             let channelPower = UnsafeMutableBufferPointer(rebasing: power[channel * bins..<(channel + 1) * bins])
-            for start in starts {
+            for (segment, start) in starts.enumerated() {
                 transform.transform(row, firstFrame: frames.offset(start), channels: 1, channel: 0)
                 transform.combine(into: channelPower, .mean)
-                if let band = analyzer.distortionBins {
-                    let strongest = transform.strongestBin(in: band)
-                    strongestBins[channel * bins + strongest.bin] += strongest.power
-                }
+                if let band = analyzer.distortionBins { strongestBins[segment * channels + channel] = transform.strongestBin(in: band) }
             }
         }
     }

@@ -103,9 +103,9 @@ struct AnalysisChunk: Sendable {
     var squares: [Double]
     /// Per channel and bin (bins fastest), Σ |X|² over the chunk's segments.
     var power: [Double]
-    /// Per channel and bin (bins fastest), the in-band power of the segments whose strongest
-    /// in-band bin that is: how steady the strongest tone is.
-    var strongestBins: [Double]
+    /// Per segment and channel (channel fastest), the segment's strongest in-band bin and its
+    /// in-band power: how steady the strongest tone is. Empty when no bin is in the band.
+    var strongestBins: [(bin: Int, power: Double)]
     var segments: Int
     /// Frames analysed, relative to the range.
     var frames: Range<Int64>

@@ -85,6 +85,15 @@ struct SpectralAnalysisTests {
         #expect(try await analyse(floatWAV(scratch, "vibrato2.wav", vibrato(2))).overall.distortion != nil)
     }
 
+    @Test("distortion figures of a tone over three chunks are identical with 1, 2 and 5 workers")
+    func workerCountDoesNotChangeDistortion() async throws {
+        let path = floatWAV(scratch, "thd-long.wav", distortedSine([(2, 0.01), (3, 0.005)], seconds: 25))
+        let reference = try #require(try await analyse(path, workers: 1).overall.distortion)
+        for workers in [2, 5] {
+            #expect(try await analyse(path, workers: workers).overall.distortion == reference, "\(workers) workers")
+        }
+    }
+
     /// espeak-ng's 22.05 kHz speech resampled by sox to `rate`.
     func speech(_ words: String, voice: String, pitch: Int, rate: Int) throws -> String {
         let spoken = scratch.file("\(voice)-\(pitch)-\(words.count).wav"), resampled = scratch.file("\(voice)-\(pitch)-\(words.count)-\(rate).wav")
