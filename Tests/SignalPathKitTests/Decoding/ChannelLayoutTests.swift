@@ -88,11 +88,11 @@ struct ChannelLayoutTests {
     }
 }
 
-/// Files that ffmpeg writes with a layout, checked against what ffprobe reports and against their
-/// content: position k of the layout (as `ffmpeg -layouts` lists it) carries a tone of 300 + 200·k
+/// Files that ffmpeg and sox write, checked against what ffprobe reports; ffmpeg's also against
+/// their content: position k of the layout (as `ffmpeg -layouts` lists it) carries a tone of 300 + 200·k
 /// Hz, and the LFE 60 Hz. (Not CAF surrounds: ffmpeg writes 5.1 and quad with Apple's surround
 /// labels and reads them back as side channels, libsndfile as back channels, as they were written.)
-@Suite("Channel layouts of files made by ffmpeg")
+@Suite("Channel layouts of files made by ffmpeg and sox")
 struct FFmpegChannelLayoutTests {
     let scratch = ScratchDirectory("ffmpeg-layout")
 
@@ -147,6 +147,25 @@ struct FFmpegChannelLayoutTests {
         for (channel, name) in names.enumerated() where name != "?" {
             let tone = try #require(analysis.channels[channel].spectral.tones.first, "\(name) has a tone")
             #expect(abs(tone.frequency - Self.frequency(of: name, in: positions)) < 2, "channel \(channel + 1) (\(name)) carries \(tone.frequency) Hz")
+        }
+    }
+
+    @Test("sox's multichannel WAV files: the masks it writes (4, 6, 8 channels) read as ffprobe reads them; with none, ffmpeg's default")
+    func soxFiles() throws {
+        let layouts = try Self.standardLayouts()
+        for channels in 3...8 {
+            let path = scratch.file("sox\(channels).wav")
+            let made = try run(try #require(which("sox")), ["-n", "-r", "48000", "-c", String(channels), "-b", "16", path, "synth", "0.1", "sine", "440"])
+            try #require(made.status == 0, "sox: \(made.stderr)")
+            let probe = try run(try #require(which("ffprobe")), ["-v", "error", "-show_entries", "stream=channel_layout", "-of", "csv=p=0", path])
+            let reported = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let layout = try AudioFile.open(path).format.channelLayout
+            if let positions = layouts[reported] {
+                #expect(layout.source == .channelMask && layout.positions.map { $0?.abbreviation } == positions, "\(channels) channels: ffprobe \(reported)")
+            } else {
+                // No mask: ffprobe says "unknown", and ffmpeg itself assumes its default layout.
+                #expect(layout.source == .assumed, "\(channels) channels: ffprobe \(reported), signalpath \(layout.names)")
+            }
         }
     }
 }
