@@ -29,12 +29,19 @@ public struct PCMFileBuilder: Sendable {
     public var encoding: Encoding
     public var channels: Int
     public var sampleRate: Int
+    /// The WAVE_FORMAT_EXTENSIBLE `dwChannelMask` (bit 0 front left, 1 front right, 2 front centre,
+    /// 3 LFE, 4 back left, 5 back right, 6 front left of centre, 7 front right of centre, 8 back
+    /// centre, 9 side left, 10 side right, 11 top centre, 12–14 top front left/centre/right,
+    /// 15–17 top back left/centre/right). Given, it makes RF64 and Wave64 headers extensible too;
+    /// nil: 0x4 for mono, 0x3 for stereo, 0 (no positions) otherwise, in `.wavExtensible` only.
+    public var channelMask: UInt32?
 
-    public init(container: Container, encoding: Encoding, channels: Int, sampleRate: Int) {
+    public init(container: Container, encoding: Encoding, channels: Int, sampleRate: Int, channelMask: UInt32? = nil) {
         self.container = container
         self.encoding = encoding
         self.channels = channels
         self.sampleRate = sampleRate
+        self.channelMask = channelMask
     }
 
     /// Whether the container can hold the encoding (WAV has no signed 8-bit, AIFF no unsigned).
@@ -152,7 +159,7 @@ public struct PCMFileBuilder: Sendable {
         if extensible {
             body.u16(22)
             body.u16(UInt16(encoding.bits))
-            body.u32(channels == 1 ? 0x4 : (channels == 2 ? 0x3 : 0))
+            body.u32(channelMask ?? (channels == 1 ? 0x4 : (channels == 2 ? 0x3 : 0)))
             body.u16(formatTag)
             body.bytes += [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
         } else if encoding.isFloat {
@@ -176,7 +183,7 @@ public struct PCMFileBuilder: Sendable {
     }
 
     private func rf64Header(dataBytes: UInt64) -> [UInt8] {
-        let fmt = fmtBody(extensible: false)
+        let fmt = fmtBody(extensible: channelMask != nil)
         var out = LE()
         out.tag("RF64")
         out.u32(0xFFFF_FFFF)
@@ -198,7 +205,7 @@ public struct PCMFileBuilder: Sendable {
     private static let w64GUIDTail: [UInt8] = [0xF3, 0xAC, 0xD3, 0x11, 0x8C, 0xD1, 0x00, 0xC0, 0x4F, 0x8E, 0xDB, 0x8A]
 
     private func w64Header(dataBytes: UInt64) -> [UInt8] {
-        let fmt = fmtBody(extensible: false)
+        let fmt = fmtBody(extensible: channelMask != nil)
         let fmtChunk = 24 + UInt64(fmt.count)
         let fmtPadded = (fmtChunk + 7) / 8 * 8
         var out = LE()

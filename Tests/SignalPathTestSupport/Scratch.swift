@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh temporary directory per test, removed when the value is released.
-public final class ScratchDirectory: @unchecked Sendable {
+public final class ScratchDirectory: Sendable {
     public let path: String
 
     public init(_ name: String = "test") {

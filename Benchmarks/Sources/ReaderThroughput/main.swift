@@ -98,6 +98,7 @@ func rawDispatch(_ path: String, chunk: Int = 1 << 20, ahead: Int = 3, lowWater:
     let (channel, queue, _, size) = randomChannel(path)
     channel.setLimit(lowWater: lowWater)
     final class Slot: @unchecked Sendable {
+        // @unchecked: the read handler writes `data` before signalling; the reader reads it after waiting.
         var data = DispatchData.empty
         let sem = DispatchSemaphore(value: 0)
     }
@@ -132,6 +133,7 @@ func rawDispatch(_ path: String, chunk: Int = 1 << 20, ahead: Int = 3, lowWater:
 func rawBarrier(_ path: String, chunk: Int = 1 << 20, ahead: Int = 2) -> UInt64 {
     let (channel, _, fd, size) = randomChannel(path)
     final class Slot: @unchecked Sendable {
+        // @unchecked: the barrier fills `buffer` and `got` before signalling; the reader reads them after waiting.
         let buffer: UnsafeMutableRawBufferPointer
         var got = 0
         let filled = DispatchSemaphore(value: 0)

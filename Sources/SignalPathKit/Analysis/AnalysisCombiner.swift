@@ -10,11 +10,12 @@ final class AnalysisCombiner {
     private var weightedEnergy: [Double] = []
     private var squares: [Double] = []
     private var power: [Double]
+    /// Per channel and bin: the in-band power of the segments whose strongest in-band bin it was.
+    private var strongestBins: [Double]
     private var segments = 0
     private var framesDone: Int64 = 0
     private var endOfInput: Int64?
-    private var nextIndex = 0
-    private var pending: [Int: AnalysisChunk] = [:]
+    private var merger = InOrderMerger<AnalysisChunk>()
 
     init(analyzer: SignalAnalyzer) {
         self.analyzer = analyzer
@@ -23,8 +24,9 @@ final class AnalysisCombiner {
         truePeaks = [Float](repeating: 0, count: channels)
         nonFiniteSamples = [Int64](repeating: 0, count: channels)
         power = [Double](repeating: 0, count: channels * (analyzer.spectrum.fftSize / 2 + 1))
-        // Reserved once: arrays that grow through the run would leave holes in the heap that the
-        // read buffers cannot reuse.
+        strongestBins = power
+        // Reserved once when the length is known: grown by doubling instead, the arrays would be
+        // copied again and again and held twice while they are.
         if let length = analyzer.knownLength {
             let subBlocks = analyzer.subBlock(containing: length) + 1
             weightedEnergy.reserveCapacity(subBlocks)
@@ -39,11 +41,7 @@ final class AnalysisCombiner {
     }
 
     func add(_ chunk: AnalysisChunk) {
-        pending[chunk.index] = chunk
-        while let next = pending.removeValue(forKey: nextIndex) {
-            merge(next)
-            nextIndex += 1
-        }
+        merger.add(chunk, index: chunk.index) { merge($0) }
     }
 
     private func merge(_ chunk: AnalysisChunk) {
@@ -62,6 +60,8 @@ final class AnalysisCombiner {
             if index < squares.count { squares[index] += value } else { squares.append(value) }
         }
         for index in power.indices { power[index] += chunk.power[index] }
+        let bins = analyzer.spectrum.fftSize / 2 + 1
+        for (index, strongest) in chunk.strongestBins.enumerated() { strongestBins[index % channels * bins + strongest.bin] += strongest.power }
         segments += chunk.segments
         framesDone = max(framesDone, chunk.frames.upperBound)
         endOfInput = chunk.endOfInput ?? endOfInput
@@ -87,7 +87,7 @@ final class AnalysisCombiner {
             squares[block * channels + channel] / Double(subBlockFrames[block])
         }
         var analyses: [ChannelAnalysis] = []
-        let names = ChannelSelection.all.names(channels: channels)
+        let names = analyzer.file.format.channelLayout.names
         for channel in 0..<channels {
             let statistics = levels[channel]
             let counted = Double(max(1, statistics.finiteSamples))
@@ -118,7 +118,10 @@ final class AnalysisCombiner {
                     noiseFloor: floorMeanSquare.map { 10 * log10($0) + settings.rmsReference.offset },
                     dynamicRange: floorMeanSquare.map { peak - 10 * log10($0) },
                     effectiveBits: bits, nonFiniteSamples: nonFiniteSamples[channel],
-                    spectral: spectrum.map { SpectralFindings(spectrum: $0, channel: channel, meanSquare: meanSquare[channel], settings: settings) } ?? .none))
+                    spectral: spectrum.map {
+                        SpectralFindings(
+                            spectrum: $0, channel: channel, meanSquare: meanSquare[channel], strongestBins: channelStrongestBins(channel), settings: settings)
+                    } ?? .none))
         }
         var overall = SpectralFindings.none
         if let spectrum, channels > 0 {
@@ -126,7 +129,9 @@ final class AnalysisCombiner {
             var combined = spectrum
             combined.channelNames = ["overall"]
             combined.power = [(0..<spectrum.binCount).map { bin in spectrum.power.reduce(0) { $0 + $1[bin] } / Double(channels) }]
-            overall = SpectralFindings(spectrum: combined, channel: 0, meanSquare: mean, settings: settings)
+            // Each channel's segments count with the power they hold.
+            let strongest = (0..<spectrum.binCount).map { bin in (0..<channels).reduce(0) { $0 + strongestBins[$1 * spectrum.binCount + bin] } }
+            overall = SpectralFindings(spectrum: combined, channel: 0, meanSquare: mean, strongestBins: strongest, settings: settings)
         }
         let allSilent = (0..<wholeSubBlocks).filter { block in (0..<channels).allSatisfy { blockMeanSquare(block, $0) < threshold } }
         return SignalAnalysis(
@@ -137,18 +142,17 @@ final class AnalysisCombiner {
             silentFraction: wholeSubBlocks == 0 ? nil : Double(allSilent.count) / Double(wholeSubBlocks))
     }
 
+    /// Channel `channel`'s part of `strongestBins`.
+    private func channelStrongestBins(_ channel: Int) -> [Double] {
+        let bins = analyzer.spectrum.fftSize / 2 + 1
+        return Array(strongestBins[channel * bins..<(channel + 1) * bins])
+    }
+
     /// The mean power of the segments as a `PowerSpectrum`, nil without a segment.
     private func makeSpectrum(frames: Range<Int64>) -> PowerSpectrum? {
         guard segments > 0 else { return nil }
-        let parameters = analyzer.spectrum
-        let bins = parameters.fftSize / 2 + 1
-        let window = WindowTable.shared(parameters.window, size: parameters.windowSize)
-        let span = Int64(segments - 1) * Int64(parameters.hop) + Int64(parameters.windowSize)
         return PowerSpectrum(
-            path: analyzer.file.path, sampleRate: analyzer.file.format.sampleRate,
-            frames: frames.lowerBound..<frames.lowerBound + span, parameters: parameters,
-            windowSum: window.sum, windowSumOfSquares: window.sumOfSquares, segments: segments,
-            channelNames: ChannelSelection.all.names(channels: channels),
-            power: (0..<channels).map { channel in power[channel * bins..<(channel + 1) * bins].map { $0 / Double(segments) } })
+            path: analyzer.file.path, sampleRate: analyzer.file.format.sampleRate, parameters: analyzer.spectrum,
+            channelNames: analyzer.file.format.channelLayout.names, firstFrame: frames.lowerBound, segments: segments, summedPower: power)
     }
 }

@@ -1,5 +1,9 @@
 /// A worker's reader, frame window, FFT and scratch for `SignalAnalyzer`, reused from chunk to chunk.
 ///
+/// A chunk goes through named steps (`process(chunk:)`): load the window, deinterleave it into
+/// rows and clean out non-finite samples, levels per 100 ms sub-block, true peak, the spectrum's
+/// segments, K-weighting. Scratch is allocated once, at its largest, so no step allocates.
+///
 /// Unchecked Sendable: a worker is handed to exactly one child task at a time and handed back with
 /// its result; the task group's hand-off orders the accesses.
 final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
@@ -8,9 +12,11 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private let transform: SegmentTransform
     private let meter = TruePeakMeter()
     private let rules: LevelStatistics.Rules
-    /// The loaded frames, one row per channel, each with `padding` zeros before and after: the
-    /// true-peak filter reads 11 samples back, and past the end of the input.
-    private var planar: [Float]
+    private let channels: Int
+    /// The loaded frames, one row of `rowLength` per channel, each with `padding` zeros before and
+    /// after: the true-peak filter reads 11 samples back, and past the end of the input.
+    private let planar: UnsafeMutableBufferPointer<Float>
+    private let rowLength: Int
     private static let padding = TruePeakMeter.taps - 1
 
     init(analyzer: SignalAnalyzer) throws(SignalPathError) {
@@ -19,17 +25,21 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         reader.limitReadAhead(toFrame: analyzer.frames.upperBound)
         let spectrum = analyzer.spectrum
         let capacity = analyzer.chunkFrames + analyzer.settlingFrames + spectrum.windowSize
-        // Scratch at its largest, once: a buffer that is freed and grown again raises glibc's mmap
-        // threshold above DispatchIO's 1 MiB read buffers, which then fragment the heap until
-        // memory grows with the file.
+        channels = analyzer.file.format.channels
         window = FrameWindow(reader: reader, capacity: capacity)
-        planar = [Float](repeating: 0, count: (capacity + 2 * Self.padding) * analyzer.file.format.channels)
+        rowLength = capacity + 2 * Self.padding
+        planar = .allocate(capacity: rowLength * channels)
+        planar.initialize(repeating: 0)
         transform = SegmentTransform(fftSize: spectrum.fftSize, window: WindowTable.shared(spectrum.window, size: spectrum.windowSize))
         rules = LevelStatistics.Rules(
             fullScale: Self.fullScale(analyzer.file.format.sampleFormat),
             minimumClipRun: analyzer.settings.minimumClipRun,
             silenceThreshold: Float(pow(10, analyzer.settings.silenceThreshold / 20)),
             finestBitExponent: Self.finestBitExponent(analyzer.file.format.sampleFormat))
+    }
+
+    deinit {
+        planar.deallocate()
     }
 
     /// The magnitude of the largest code: 1 − 2^−(bits−1) for integer PCM (which rounds to 1.0 in a
@@ -52,54 +62,6 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         case .ulaw, .alaw: return -15
         case .float, .compressed: return -149
         }
-    }
-
-    /// Copies the `got` loaded frames into the channels' rows (after their front padding) and
-    /// zeroes the padding around them. Stereo goes eight samples at a time.
-    private func deinterleave(got: Int, rowLength: Int) {
-        let channels = window.channels, padding = Self.padding
-        window.samples.withUnsafeBufferPointer { interleaved in
-            planar.withUnsafeMutableBufferPointer { planar in
-                let base = planar.baseAddress!
-                for channel in 0..<channels {
-                    let row = base + channel * rowLength
-                    for index in 0..<padding { row[index] = 0 }
-                    for index in padding + got..<min(rowLength, got + 2 * padding) { row[index] = 0 }
-                }
-                var frame = 0
-                if channels == 2 {
-                    let left = base + padding, right = base + rowLength + padding
-                    let source = UnsafeRawPointer(interleaved.baseAddress!)
-                    while frame &+ 4 <= got {
-                        let pairs = source.loadUnaligned(fromByteOffset: frame &* 8, as: SIMD8<Float>.self)
-                        UnsafeMutableRawPointer(left + frame).storeBytes(of: pairs.evenHalf, as: SIMD4<Float>.self)
-                        UnsafeMutableRawPointer(right + frame).storeBytes(of: pairs.oddHalf, as: SIMD4<Float>.self)
-                        frame &+= 4
-                    }
-                }
-                for channel in 0..<channels {
-                    let row = base + channel * rowLength + padding
-                    for index in frame..<got { row[index] = interleaved[index &* channels &+ channel] }
-                }
-            }
-        }
-    }
-
-    /// Replaces NaN and ±∞ in `range` of `row` with 0; returns how many of them lay in `counting`.
-    private static func zeroNonFinite(_ row: UnsafeMutableBufferPointer<Float>, _ range: Range<Int>, counting: Range<Int>) -> Int64 {
-        var count: Int64 = 0
-        var start = range.lowerBound
-        while start < range.upperBound {
-            let end = min(start + 256, range.upperBound)
-            if !LevelStatistics.allFinite(UnsafeBufferPointer(rebasing: row[start..<end])) {
-                for index in start..<end where !row[index].isFinite {
-                    row[index] = 0
-                    if counting.contains(index) { count += 1 }
-                }
-            }
-            start = end
-        }
-        return count
     }
 
     /// The chunk's own frames, relative to the range.
@@ -130,7 +92,59 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     }
 
     func process(chunk: Int) throws(SignalPathError) -> AnalysisChunk {
-        let channels = window.channels
+        let frames = try loadWindow(chunk)
+        let segmentStarts = segmentStarts(frames)
+        let firstSubBlock = analyzer.subBlock(containing: frames.own.lowerBound)
+        let subBlocks = frames.present.isEmpty ? 0 : analyzer.subBlock(containing: frames.present.upperBound - 1) - firstSubBlock + 1
+        var result = AnalysisChunk(
+            index: chunk, levels: [], truePeaks: [], nonFiniteSamples: [], firstSubBlock: firstSubBlock,
+            weightedEnergy: [Double](repeating: 0, count: subBlocks), squares: [Double](repeating: 0, count: subBlocks * channels),
+            power: [Double](repeating: 0, count: transform.binCount * channels),
+            strongestBins: [(bin: Int, power: Double)](
+                repeating: (0, 0), count: analyzer.distortionBins == nil ? 0 : segmentStarts.count * channels),
+            segments: segmentStarts.count,
+            frames: frames.present, endOfInput: frames.endOfInput)
+        deinterleave(frames)
+        for channel in 0..<channels {
+            result.nonFiniteSamples.append(zeroNonFinite(channel, frames))
+        }
+        for channel in 0..<channels {
+            let levels = measureLevels(channel, frames, squares: &result.squares)
+            result.levels.append(levels)
+            result.truePeaks.append(measureTruePeak(channel, frames, above: levels.peak))
+            addSegments(channel, frames, starts: segmentStarts, power: &result.power, strongestBins: &result.strongestBins)
+        }
+        addWeightedEnergy(frames, energy: &result.weightedEnergy)
+        return result
+    }
+
+    // MARK: Steps
+
+    /// Where a chunk's frames lie, relative to the range.
+    private struct ChunkFrames {
+        /// The chunk's own frames, as the range's length allows.
+        var own: Range<Int64>
+        /// Those of them the input holds.
+        var present: Range<Int64>
+        /// The frames asked for: the own frames with the settling frames before and the segments'
+        /// tail after. Frame `loaded.lowerBound` is the first of each row (after its padding).
+        var loaded: Range<Int64>
+        /// Frames actually loaded, from `loaded.lowerBound` on.
+        var got: Int
+        /// Where the input ended, when this chunk found its end.
+        var endOfInput: Int64?
+
+        var available: Int64 { loaded.lowerBound + Int64(got) }
+        /// True when the input ends within the chunk's own frames.
+        var isLast: Bool { endOfInput.map { $0 <= own.upperBound } ?? false }
+
+        /// The index into a channel's row of relative frame `frame`.
+        func offset(_ frame: Int64) -> Int { Int(frame - loaded.lowerBound) + AnalysisWorker.padding }
+    }
+
+    /// Step 1: loads the chunk's frames into the window; a file that ends before its header
+    /// promised is malformed, a stream has simply ended.
+    private func loadWindow(_ chunk: Int) throws(SignalPathError) -> ChunkFrames {
         let own = ownFrames(chunk)
         let wanted = loadedFrames(chunk)
         let rangeStart = analyzer.frames.lowerBound
@@ -146,93 +160,136 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         } else if let length = analyzer.knownLength, wanted.upperBound == length {
             endOfInput = length
         }
-        let ownEnd = max(own.lowerBound, min(own.upperBound, available))
-        let isLast = endOfInput.map { $0 <= own.upperBound } ?? false
+        precondition(got + 2 * Self.padding <= rowLength)
+        let presentEnd = max(own.lowerBound, min(own.upperBound, available))
+        return ChunkFrames(own: own, present: own.lowerBound..<presentEnd, loaded: wanted, got: got, endOfInput: endOfInput)
+    }
 
+    /// The starts of the spectrum segments that begin in the chunk's own frames and fit the input.
+    private func segmentStarts(_ frames: ChunkFrames) -> [Int64] {
         let hop = Int64(analyzer.spectrum.hop), windowSize = Int64(analyzer.spectrum.windowSize)
-        let segmentStarts = stride(from: (own.lowerBound + hop - 1) / hop * hop, to: own.upperBound, by: Int(hop))
-            .filter { $0 + windowSize <= available }
-        let firstSubBlock = analyzer.subBlock(containing: own.lowerBound)
-        let subBlocks = ownEnd > own.lowerBound ? analyzer.subBlock(containing: ownEnd - 1) - firstSubBlock + 1 : 0
-        let bins = transform.binCount
-        var result = AnalysisChunk(
-            index: chunk, levels: [], truePeaks: [], nonFiniteSamples: [], firstSubBlock: firstSubBlock,
-            weightedEnergy: [Double](repeating: 0, count: subBlocks), squares: [Double](repeating: 0, count: subBlocks * channels),
-            power: [Double](repeating: 0, count: bins * channels), segments: segmentStarts.count,
-            frames: own.lowerBound..<ownEnd, endOfInput: endOfInput)
+        return stride(from: (frames.own.lowerBound + hop - 1) / hop * hop, to: frames.own.upperBound, by: Int(hop))
+            .filter { $0 + windowSize <= frames.available }
+    }
 
-        let padding = Self.padding
-        let rowLength = planar.count / channels
-        precondition(got + 2 * padding <= rowLength)
-        /// Index into a channel's row of `planar` of relative frame `frame`.
-        func offset(_ frame: Int64) -> Int { Int(frame - wanted.lowerBound) + padding }
-        /// Calls `body` with each piece of the chunk's own frames that lies in one 100 ms sub-block,
-        /// and that sub-block's slot in the chunk's arrays.
-        func forEachSubBlockPiece(_ body: (Range<Int64>, Int) -> Void) {
-            var frame = own.lowerBound
-            var subBlock = firstSubBlock
-            while frame < ownEnd {
-                let pieceEnd = min(ownEnd, analyzer.subBlockStart(subBlock + 1))
-                body(frame..<pieceEnd, subBlock - firstSubBlock)
-                frame = pieceEnd
-                subBlock += 1
-            }
+    /// Row `channel` of `planar`.
+    private func row(_ channel: Int) -> UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(rebasing: planar[channel * rowLength..<(channel + 1) * rowLength])
+    }
+
+    /// The samples of channel `channel` for relative frames `range`.
+    private func samples(_ channel: Int, _ range: Range<Int64>, _ frames: ChunkFrames) -> UnsafeBufferPointer<Float> {
+        UnsafeBufferPointer(rebasing: row(channel)[frames.offset(range.lowerBound)..<frames.offset(range.upperBound)])
+    }
+
+    /// Step 2: copies the loaded frames into the channels' rows (after their front padding) and
+    /// zeroes the padding around them. Stereo goes eight samples at a time.
+    private func deinterleave(_ frames: ChunkFrames) {
+        let padding = Self.padding, got = frames.got, channels = self.channels, rowLength = self.rowLength
+        let base = planar.baseAddress!
+        for channel in 0..<channels {
+            let row = base + channel * rowLength
+            for index in 0..<padding { row[index] = 0 }
+            for index in padding + got..<min(rowLength, got + 2 * padding) { row[index] = 0 }
         }
-        deinterleave(got: got, rowLength: rowLength)
-        planar.withUnsafeMutableBufferPointer { planar in
+        window.samples.withUnsafeBufferPointer { interleaved in
+            var frame = 0
+            if channels == 2 {
+                let left = base + padding, right = base + rowLength + padding
+                let source = UnsafeRawPointer(interleaved.baseAddress!)
+                while frame &+ 4 <= got {
+                    let pairs = source.loadUnaligned(fromByteOffset: frame &* 8, as: SIMD8<Float>.self)
+                    UnsafeMutableRawPointer(left + frame).storeBytes(of: pairs.evenHalf, as: SIMD4<Float>.self)
+                    UnsafeMutableRawPointer(right + frame).storeBytes(of: pairs.oddHalf, as: SIMD4<Float>.self)
+                    frame &+= 4
+                }
+            }
             for channel in 0..<channels {
-                let row = UnsafeMutableBufferPointer(rebasing: planar[channel * rowLength..<(channel + 1) * rowLength])
-                // NaN and ±∞ (float files) become 0, counted: they would poison the filters and FFTs.
-                result.nonFiniteSamples.append(Self.zeroNonFinite(row, padding..<padding + got, counting: offset(own.lowerBound)..<offset(ownEnd)))
+                let row = base + channel * rowLength + padding
+                for index in frame..<got { row[index] = interleaved[index &* channels &+ channel] }
             }
         }
-        planar.withUnsafeBufferPointer { planar in
-            func row(_ channel: Int) -> UnsafeBufferPointer<Float> {
-                UnsafeBufferPointer(rebasing: planar[channel * rowLength..<(channel + 1) * rowLength])
-            }
-            func samples(_ channel: Int, _ frames: Range<Int64>) -> UnsafeBufferPointer<Float> {
-                UnsafeBufferPointer(rebasing: row(channel)[offset(frames.lowerBound)..<offset(frames.upperBound)])
-            }
-            for channel in 0..<channels {
-                var levels = LevelStatistics()
-                forEachSubBlockPiece { piece, slot in
-                    result.squares[slot * channels + channel] += levels.accumulate(samples(channel, piece), firstFrame: rangeStart + piece.lowerBound, rules: rules)
-                }
-                // The interpolation filter rings on for 11 samples past the last one.
-                let peakEnd = isLast ? endOfInput! + Int64(padding) : ownEnd
-                result.truePeaks.append(meter.peak(row(channel), range: offset(own.lowerBound)..<offset(peakEnd), above: levels.peak))
-                result.levels.append(levels)
-                result.power.withUnsafeMutableBufferPointer { power in
-                    let channelPower = UnsafeMutableBufferPointer(rebasing: power[channel * bins..<(channel + 1) * bins])
-                    for start in segmentStarts {
-                        transform.transform(row(channel), firstFrame: offset(start), channels: 1, channel: 0)
-                        transform.combine(into: channelPower, .mean)
-                    }
+    }
+
+    /// Step 2, continued: NaN and ±∞ (float files) become 0, or they would poison the filters and
+    /// FFTs; returns how many of them lay in the chunk's own frames.
+    private func zeroNonFinite(_ channel: Int, _ frames: ChunkFrames) -> Int64 {
+        let row = row(channel)
+        let range = Self.padding..<Self.padding + frames.got
+        let counting = frames.offset(frames.present.lowerBound)..<frames.offset(frames.present.upperBound)
+        var count: Int64 = 0
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(start + 256, range.upperBound)
+            if !LevelStatistics.allFinite(UnsafeBufferPointer(rebasing: row[start..<end])) {
+                for index in start..<end where !row[index].isFinite {
+                    row[index] = 0
+                    if counting.contains(index) { count += 1 }
                 }
             }
-            // K-weighting, two channels per loop where there are two: their filter chains are
-            // independent, so one loop runs both in about the time of one. Each starts from rest
-            // at the start of the settling frames.
-            let weighting = analyzer.weighting, weights = analyzer.channelWeights
-            for first in stride(from: 0, to: channels, by: 2) {
-                if first + 1 < channels {
-                    var state = KWeighting.PairState()
-                    _ = weighting.filter(
-                        samples(first, wanted.lowerBound..<own.lowerBound), samples(first + 1, wanted.lowerBound..<own.lowerBound),
-                        state: &state)
-                    forEachSubBlockPiece { piece, slot in
-                        let energy = weighting.filter(samples(first, piece), samples(first + 1, piece), state: &state)
-                        result.weightedEnergy[slot] += weights[first] * energy[0] + weights[first + 1] * energy[1]
-                    }
-                } else {
-                    var state = KWeighting.State()
-                    _ = weighting.filter(samples(first, wanted.lowerBound..<own.lowerBound), state: &state)
-                    forEachSubBlockPiece { piece, slot in
-                        result.weightedEnergy[slot] += weights[first] * weighting.filter(samples(first, piece), state: &state)
-                    }
+            start = end
+        }
+        return count
+    }
+
+    /// Step 3: the channel's level statistics over its own frames, and each 100 ms sub-block's
+    /// Σ sample² added to `squares` (per sub-block and channel, channel fastest).
+    private func measureLevels(_ channel: Int, _ frames: ChunkFrames, squares: inout [Double]) -> LevelStatistics {
+        var levels = LevelStatistics()
+        let rangeStart = analyzer.frames.lowerBound
+        for (piece, slot) in analyzer.subBlockPieces(frames.present) {
+            squares[slot * channels + channel] += levels.accumulate(samples(channel, piece, frames), firstFrame: rangeStart + piece.lowerBound, rules: rules)
+        }
+        return levels
+    }
+
+    /// Step 4: the channel's true peak over its own frames; the interpolation filter rings on for
+    /// 11 samples past the last one of the input.
+    private func measureTruePeak(_ channel: Int, _ frames: ChunkFrames, above samplePeak: Float) -> Float {
+        let peakEnd = frames.isLast ? frames.endOfInput! + Int64(Self.padding) : frames.present.upperBound
+        return meter.peak(UnsafeBufferPointer(row(channel)), range: frames.offset(frames.own.lowerBound)..<frames.offset(peakEnd), above: samplePeak)
+    }
+
+    /// Step 5: the |X|² of the channel's segments that start in the chunk, summed into its bins of
+    /// `power` (per channel and bin, bins fastest); each segment's strongest in-band bin and
+    /// in-band power into `strongestBins` (per segment and channel, channel fastest).
+    private func addSegments(
+        _ channel: Int, _ frames: ChunkFrames, starts: [Int64], power: inout [Double], strongestBins: inout [(bin: Int, power: Double)]
+    ) {
+        let bins = transform.binCount
+        let row = UnsafeBufferPointer(row(channel))
+        power.withUnsafeMutableBufferPointer { power in
+            let channelPower = UnsafeMutableBufferPointer(rebasing: power[channel * bins..<(channel + 1) * bins])
+            for (segment, start) in starts.enumerated() {
+                transform.transform(row, firstFrame: frames.offset(start), channels: 1, channel: 0)
+                transform.combine(into: channelPower, .mean)
+                if let band = analyzer.distortionBins { strongestBins[segment * channels + channel] = transform.strongestBin(in: band) }
+            }
+        }
+    }
+
+    /// Step 6: K-weighted energy per sub-block, summed over channels with their BS.1770 weights.
+    /// Each filter starts from rest at the start of the settling frames. Two channels per loop
+    /// where there are two: their filter chains are independent, so one loop runs both in about
+    /// the time of one.
+    private func addWeightedEnergy(_ frames: ChunkFrames, energy: inout [Double]) {
+        let weighting = analyzer.weighting, weights = analyzer.channelWeights
+        let settling = frames.loaded.lowerBound..<frames.own.lowerBound
+        for first in stride(from: 0, to: channels, by: 2) {
+            if first + 1 < channels {
+                var state = KWeighting.PairState()
+                _ = weighting.filter(samples(first, settling, frames), samples(first + 1, settling, frames), state: &state)
+                for (piece, slot) in analyzer.subBlockPieces(frames.present) {
+                    let pair = weighting.filter(samples(first, piece, frames), samples(first + 1, piece, frames), state: &state)
+                    energy[slot] += weights[first] * pair[0] + weights[first + 1] * pair[1]
+                }
+            } else {
+                var state = KWeighting.State()
+                _ = weighting.filter(samples(first, settling, frames), state: &state)
+                for (piece, slot) in analyzer.subBlockPieces(frames.present) {
+                    energy[slot] += weights[first] * weighting.filter(samples(first, piece, frames), state: &state)
                 }
             }
         }
-        return result
     }
 }

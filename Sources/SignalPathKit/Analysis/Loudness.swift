@@ -91,14 +91,17 @@ public struct Loudness: Sendable, Equatable {
         return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
     }
 
-    /// BS.1770 channel weights for a layout of `channels`: 5.1 in WAV order (L R C LFE Ls Rs)
-    /// gives surrounds +1.5 dB (1.41) and excludes the LFE; 5.0 (L R C Ls Rs) weights the
-    /// surrounds; other layouts weigh every channel 1.
-    public static func channelWeights(channels: Int) -> [Double] {
-        switch channels {
-        case 6: return [1, 1, 1, 0, 1.41, 1.41]
-        case 5: return [1, 1, 1, 1.41, 1.41]
-        default: return [Double](repeating: 1, count: channels)
+    /// BS.1770 channel weights by position: the LFE is left out (0), the surrounds weigh +1.5 dB
+    /// (1.41), every other channel 1. The surrounds are the side and back positions, at ear height
+    /// or above, as ffmpeg's ebur128 filter counts them: BS.1770-4 asks 1.41 for 60°–120° of
+    /// azimuth, which the back channels of 5.1 in WAV order (Ls, Rs) stand for.
+    public static func channelWeights(layout: ChannelLayout) -> [Double] {
+        layout.positions.map { position in
+            switch position {
+            case .lowFrequency: return 0
+            case .sideLeft, .sideRight, .backLeft, .backRight, .backCenter, .topBackLeft, .topBackCenter, .topBackRight: return 1.41
+            default: return 1
+            }
         }
     }
 }

@@ -72,7 +72,7 @@ public struct ChannelAnalysis: Sendable {
 public struct SpectralFindings: Sendable {
     /// The strongest tones, strongest first.
     public var tones: [SpectralPeak]
-    /// Present when the strongest tone carries more than half the power in the band.
+    /// Present when one steady tone dominates (`Distortion`'s rule).
     public var distortion: Distortion?
     public var summary: SpectralSummary?
 
@@ -82,8 +82,8 @@ public struct SpectralFindings: Sendable {
         tones = []
     }
 
-    /// Findings for channel `channel` of `spectrum`.
-    init(spectrum: PowerSpectrum, channel: Int, meanSquare: [Double], settings: AnalysisSettings) {
+    /// Findings for channel `channel` of `spectrum`; `strongestBins` as `Distortion` takes them.
+    init(spectrum: PowerSpectrum, channel: Int, meanSquare: [Double], strongestBins: [Double], settings: AnalysisSettings) {
         tones = spectrum.peaks(
             count: max(settings.toneCount, 1), channel: 0, meanSquare: [meanSquare],
             frequencies: Distortion.band(sampleRate: spectrum.sampleRate).lowerBound...Double(spectrum.sampleRate) / 2, a4: settings.a4,
@@ -95,7 +95,8 @@ public struct SpectralFindings: Sendable {
             return peak
         }
         distortion = tones.first.flatMap {
-            Distortion(meanSquare: meanSquare, spectrum: spectrum, peak: $0, highestHarmonic: settings.highestHarmonic)
+            Distortion(
+                meanSquare: meanSquare, strongestBins: strongestBins, spectrum: spectrum, peak: $0, highestHarmonic: settings.highestHarmonic)
         }
         tones = Array(tones.prefix(settings.toneCount))
         summary = SpectralSummary(meanSquare: meanSquare, binWidth: spectrum.binWidth)

@@ -7,7 +7,7 @@
 /// `settlingFrames` before it, long enough for its past to fade below a Double's precision; so the
 /// result is the same with one worker or many, and matches a filter run over the whole file.
 /// Memory is a few chunks' worth plus, per 100 ms of audio, 8 bytes for loudness gating and 8 per
-/// channel for the noise floor (24 bytes for stereo: about 21 MB for 24 hours).
+/// channel for the noise floor (docs/ANALYZE.md, "How it runs").
 public struct SignalAnalyzer: Sendable {
     public let file: AudioFile
     /// The frames asked for; for a stream of unknown length the upper bound is `Int64.max`.
@@ -16,6 +16,9 @@ public struct SignalAnalyzer: Sendable {
     /// The spectrum parameters in use (the window shrinks to a range shorter than it).
     public let spectrum: SpectrumParameters
     let weighting: KWeighting
+    /// The bins of the distortion band, whose strongest bin each segment records; nil when no bin
+    /// falls in the band.
+    let distortionBins: ClosedRange<Int>?
     let channelWeights: [Double]
     /// Frames per chunk: a whole number of spectrum hops.
     let chunkFrames: Int
@@ -30,13 +33,11 @@ public struct SignalAnalyzer: Sendable {
         self.file = file
         self.frames = frames
         self.settings = settings
-        var spectrum = settings.spectrum
-        if frames.upperBound != Int64.max && Int64(spectrum.windowSize) > Int64(frames.count) {
-            spectrum.windowSize = max(2, Int(frames.count))
-        }
+        let spectrum = settings.spectrum.fitted(to: frames)
         self.spectrum = spectrum
         weighting = KWeighting(sampleRate: file.format.sampleRate)
-        channelWeights = Loudness.channelWeights(channels: file.format.channels)
+        distortionBins = Distortion.bins(sampleRate: file.format.sampleRate, fftSize: spectrum.fftSize)
+        channelWeights = Loudness.channelWeights(layout: file.format.channelLayout)
         let hop = spectrum.hop
         chunkFrames = hop * max(1, min(128, Self.chunkSamples / (hop * file.format.channels)))
         settlingFrames = max(weighting.settlingFrames, TruePeakMeter.taps)
@@ -46,13 +47,18 @@ public struct SignalAnalyzer: Sendable {
     var knownLength: Int64? { frames.upperBound == Int64.max ? nil : Int64(frames.count) }
 
     /// Where 100 ms sub-block `index` starts, relative to the range.
-    func subBlockStart(_ index: Int) -> Int64 { Int64(index) * Int64(file.format.sampleRate) / 10 }
+    func subBlockStart(_ index: Int) -> Int64 { SubBlockPieces.start(of: index, sampleRate: file.format.sampleRate) }
 
     /// The sub-block holding relative frame `frame`.
     func subBlock(containing frame: Int64) -> Int {
         var index = Int(frame * 10 / Int64(file.format.sampleRate))
         while subBlockStart(index + 1) <= frame { index += 1 }
         return index
+    }
+
+    /// The pieces of `frames` (relative to the range) that lie in one sub-block each.
+    func subBlockPieces(_ frames: Range<Int64>) -> SubBlockPieces {
+        SubBlockPieces(frames: frames, firstSubBlock: subBlock(containing: frames.lowerBound), sampleRate: file.format.sampleRate)
     }
 
     /// Runs the analysis on up to `workers` tasks; `progress` hears the fraction done (0…1) of a
@@ -97,9 +103,43 @@ struct AnalysisChunk: Sendable {
     var squares: [Double]
     /// Per channel and bin (bins fastest), Σ |X|² over the chunk's segments.
     var power: [Double]
+    /// Per segment and channel (channel fastest), the segment's strongest in-band bin and its
+    /// in-band power: how steady the strongest tone is. Empty when no bin is in the band.
+    var strongestBins: [(bin: Int, power: Double)]
     var segments: Int
     /// Frames analysed, relative to the range.
     var frames: Range<Int64>
     /// Where the input ended, relative to the range, when this chunk found its end.
     var endOfInput: Int64?
+}
+
+/// The pieces of a run of frames that lie in one 100 ms sub-block each, with the slot of each
+/// piece's sub-block counted from the first: what a chunk adds to each sub-block's energy.
+struct SubBlockPieces: Sequence, IteratorProtocol {
+    private var frame: Int64
+    private let end: Int64
+    private var subBlock: Int
+    private let firstSubBlock: Int
+    private let sampleRate: Int
+
+    init(frames: Range<Int64>, firstSubBlock: Int, sampleRate: Int) {
+        frame = frames.lowerBound
+        end = frames.upperBound
+        subBlock = firstSubBlock
+        self.firstSubBlock = firstSubBlock
+        self.sampleRate = sampleRate
+    }
+
+    /// Where sub-block `index` starts: frame ⌊index · rate / 10⌋.
+    static func start(of index: Int, sampleRate: Int) -> Int64 { Int64(index) * Int64(sampleRate) / 10 }
+
+    mutating func next() -> (frames: Range<Int64>, slot: Int)? {
+        guard frame < end else { return nil }
+        let pieceEnd = Swift.min(end, Self.start(of: subBlock + 1, sampleRate: sampleRate))
+        defer {
+            frame = pieceEnd
+            subBlock += 1
+        }
+        return (frame..<pieceEnd, subBlock - firstSubBlock)
+    }
 }

@@ -86,12 +86,16 @@ public final class AudioFile: Sendable {
         // Opening reads headers only: no read-ahead, so `info` on a huge file reads one block.
         let probe = try SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0), path: file.path)
         path = file.path
-        format = probe.format
+        let layout = decoding == .libsndfile ? nil : try AudioFile.directLayout(file: file, agreeingWith: probe.format)
+        var format = probe.format
+        // The channel mask as the WAVE specification reads it, also where libsndfile skips reserved bits.
+        if let stated = layout?.channelLayout { format.channelLayout = stated }
+        self.format = format
+        self.layout = layout
         metadata = probe.metadata
         source = file
         streamDecoder = nil
         ownedDescriptor = nil
-        layout = decoding == .libsndfile ? nil : try AudioFile.directLayout(file: file, agreeingWith: probe.format)
         if decoding == .directPCM && layout == nil {
             throw SignalPathError.invalidRequest(path: path, reason: "not plain PCM in WAV, RF64, Wave64 or AIFF")
         }
@@ -124,7 +128,7 @@ public final class AudioFile: Sendable {
         // or promise more than arrives.
         format = AudioFormat(
             container: layout.container, sampleFormat: layout.encoding.sampleFormat,
-            sampleRate: layout.sampleRate, channels: layout.channels, frames: nil)
+            sampleRate: layout.sampleRate, channels: layout.channels, frames: nil, channelLayout: layout.channelLayout)
         metadata = layout.metadata
         source = nil
         self.layout = layout

@@ -7,13 +7,21 @@ public struct AudioFormat: Sendable, Equatable {
     public var channels: Int
     /// Frames (one sample per channel) in the file; nil when a stream does not say.
     public var frames: Int64?
+    /// The loudspeaker each channel feeds, and the channels' names: the file's own layout, or
+    /// without one the usual layout for the format and channel count.
+    public var channelLayout: ChannelLayout
 
-    public init(container: Container, sampleFormat: SampleFormat, sampleRate: Int, channels: Int, frames: Int64?) {
+    public init(
+        container: Container, sampleFormat: SampleFormat, sampleRate: Int, channels: Int, frames: Int64?, channelLayout: ChannelLayout? = nil
+    ) {
         self.container = container
         self.sampleFormat = sampleFormat
         self.sampleRate = sampleRate
         self.channels = channels
         self.frames = frames
+        self.channelLayout =
+            channelLayout.flatMap { $0.channelCount == channels ? $0 : nil }
+            ?? ChannelLayout.assumed(channels: channels, container: container, sampleFormat: sampleFormat)
     }
 
     /// Length in seconds, or nil when the frame count is unknown.

@@ -47,6 +47,8 @@ struct PCMLayout: Equatable {
     /// WAV `LIST`/`INFO` tags met before the samples (libsndfile reads tags for files; this is
     /// for streams).
     var metadata: [MetadataEntry] = []
+    /// The layout a WAVE_FORMAT_EXTENSIBLE channel mask states; nil without one.
+    var channelLayout: ChannelLayout? = nil
 
     var bytesPerFrame: Int { encoding.bytesPerSample * channels }
 
@@ -88,7 +90,7 @@ private struct HeaderParser {
 
     func parseWAV(isRF64: Bool) throws(SignalPathError) -> PCMLayout? {
         guard ByteView(try bytes(8..<12)).tag(at: 0) == "WAVE" else { return nil }
-        var format: (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool)?
+        var format: (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool, channelMask: UInt32)?
         var dataSize64: UInt64?
         var metadata: [MetadataEntry] = []
         var position: Int64 = 12
@@ -113,7 +115,7 @@ private struct HeaderParser {
                     container: isRF64 ? .rf64 : (format.extensible ? .wavex : .wav), encoding: format.encoding,
                     bigEndian: false, channels: format.channels, sampleRate: format.sampleRate, dataOffset: body,
                     frames: frames(declared: declared, offset: body, bytesPerFrame: format.blockAlign, placeholder: placeholder),
-                    metadata: metadata)
+                    metadata: metadata, channelLayout: ChannelLayout(channelMask: format.channelMask, channels: format.channels))
             default:
                 break
             }
@@ -148,16 +150,18 @@ private struct HeaderParser {
     ]
 
     private static func parseWAVFormat(_ view: ByteView)
-        -> (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool)?
+        -> (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool, channelMask: UInt32)?
     {
         guard var tag = view.uint16(at: 0), let channels = view.uint16(at: 2), let rate = view.uint32(at: 4),
             let blockAlign = view.uint16(at: 12), let bits = view.uint16(at: 14), channels > 0, rate > 0
         else { return nil }
         let extensible = tag == 0xFFFE
+        var channelMask: UInt32 = 0
         if extensible {
             guard let subFormat = view.uint16(at: 24), view.slice(at: 26, count: 14).map(Array.init) == extensibleGUIDTail
             else { return nil }
             tag = subFormat
+            channelMask = view.uint32(at: 20) ?? 0
         }
         let encoding: Encoding
         switch (tag, bits) {
@@ -169,7 +173,7 @@ private struct HeaderParser {
         case (3, 64): encoding = .float64
         default: return nil
         }
-        return (encoding, Int(channels), Int(rate), Int(blockAlign), extensible)
+        return (encoding, Int(channels), Int(rate), Int(blockAlign), extensible, channelMask)
     }
 
     // MARK: Wave64
@@ -183,7 +187,7 @@ private struct HeaderParser {
     func parseW64() throws(SignalPathError) -> PCMLayout? {
         let riff = ByteView(try bytes(0..<40))
         guard riff.slice(at: 24, count: 16).map(Array.init) == Self.w64Wave else { return nil }
-        var format: (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool)?
+        var format: (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool, channelMask: UInt32)?
         var position: Int64 = 40
         for _ in 0..<256 {
             let header = ByteView(try bytes(position..<position + 24))
@@ -206,7 +210,8 @@ private struct HeaderParser {
                     sampleRate: format.sampleRate, dataOffset: body,
                     frames: frames(
                         declared: UInt64(bodySize), offset: body, bytesPerFrame: format.blockAlign,
-                        placeholder: placeholder || bodySize == 0))
+                        placeholder: placeholder || bodySize == 0),
+                    channelLayout: ChannelLayout(channelMask: format.channelMask, channels: format.channels))
             default:
                 break
             }

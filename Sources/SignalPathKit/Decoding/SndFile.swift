@@ -28,7 +28,7 @@ final class SndFile {
         self.handle = try opened.get()
         self.cursor = cursor
         self.path = path
-        self.format = try SndFile.format(of: info, path: path)
+        self.format = try SndFile.format(of: info, channelLayout: SndFile.channelLayout(of: handle, info: info), path: path)
         self.metadata = SndFile.metadata(of: handle)
     }
 
@@ -104,7 +104,7 @@ final class SndFile {
 
     // MARK: - Translating libsndfile's format codes
 
-    private static func format(of info: SF_INFO, path: String) throws(SignalPathError) -> AudioFormat {
+    private static func format(of info: SF_INFO, channelLayout: ChannelLayout?, path: String) throws(SignalPathError) -> AudioFormat {
         guard info.channels > 0 else { throw .malformed(path: path, reason: "no audio channels") }
         guard info.samplerate > 0 else { throw .malformed(path: path, reason: "sample rate is \(info.samplerate) Hz") }
         let major = Int(info.format) & SF_FORMAT_TYPEMASK
@@ -115,8 +115,36 @@ final class SndFile {
             sampleFormat: sampleFormat(subtype: subtype),
             sampleRate: Int(info.samplerate),
             channels: Int(info.channels),
-            frames: frames)
+            frames: frames, channelLayout: channelLayout)
     }
+
+    /// The layout libsndfile read from the file (a WAVE_FORMAT_EXTENSIBLE mask, a CAF `chan`
+    /// chunk), or nil when it has none. Not AIFF: libsndfile 1.2 hands back uninitialised entries
+    /// for AIFF `CHAN` chunks (measured on files from ffmpeg), and a map with a code it does not
+    /// define is not trusted either.
+    private static func channelLayout(of handle: OpaquePointer, info: SF_INFO) -> ChannelLayout? {
+        let channels = Int(info.channels)
+        guard channels > 0, Int(info.format) & SF_FORMAT_TYPEMASK != SF_FORMAT_AIFF else { return nil }
+        var map = [Int32](repeating: 0, count: channels)
+        let found = map.withUnsafeMutableBytes { bytes in
+            sf_command(handle, Int32(SFC_GET_CHANNEL_MAP_INFO), bytes.baseAddress, Int32(bytes.count))
+        }
+        guard found == SF_TRUE, map.allSatisfy({ (0..<Int32(SF_CHANNEL_MAP_MAX)).contains($0) }) else { return nil }
+        return ChannelLayout(positions: map.map { positions[Int($0)] }, source: .channelMap)
+    }
+
+    /// libsndfile's channel-map codes as positions; Apple's plain Left/Right/Center/Mono are the
+    /// front ones, and ambisonic B-format channels have no position.
+    private static let positions: [Int: ChannelPosition] = [
+        SF_CHANNEL_MAP_MONO: .frontCenter, SF_CHANNEL_MAP_LEFT: .frontLeft, SF_CHANNEL_MAP_RIGHT: .frontRight,
+        SF_CHANNEL_MAP_CENTER: .frontCenter, SF_CHANNEL_MAP_FRONT_LEFT: .frontLeft, SF_CHANNEL_MAP_FRONT_RIGHT: .frontRight,
+        SF_CHANNEL_MAP_FRONT_CENTER: .frontCenter, SF_CHANNEL_MAP_REAR_CENTER: .backCenter, SF_CHANNEL_MAP_REAR_LEFT: .backLeft,
+        SF_CHANNEL_MAP_REAR_RIGHT: .backRight, SF_CHANNEL_MAP_LFE: .lowFrequency, SF_CHANNEL_MAP_FRONT_LEFT_OF_CENTER: .frontLeftOfCenter,
+        SF_CHANNEL_MAP_FRONT_RIGHT_OF_CENTER: .frontRightOfCenter, SF_CHANNEL_MAP_SIDE_LEFT: .sideLeft, SF_CHANNEL_MAP_SIDE_RIGHT: .sideRight,
+        SF_CHANNEL_MAP_TOP_CENTER: .topCenter, SF_CHANNEL_MAP_TOP_FRONT_LEFT: .topFrontLeft, SF_CHANNEL_MAP_TOP_FRONT_RIGHT: .topFrontRight,
+        SF_CHANNEL_MAP_TOP_FRONT_CENTER: .topFrontCenter, SF_CHANNEL_MAP_TOP_REAR_LEFT: .topBackLeft,
+        SF_CHANNEL_MAP_TOP_REAR_RIGHT: .topBackRight, SF_CHANNEL_MAP_TOP_REAR_CENTER: .topBackCenter,
+    ]
 
     private static func container(major: Int) -> Container {
         let table: [Int: Container] = [  // a table, because a switch this long type-checks slowly

@@ -17,13 +17,13 @@ public final class CachedFile: Sendable {
 
     /// Default block size: large enough that a read's fixed cost (a channel barrier, thread
     /// hand-offs) is spread thin, small enough that a random seek reads little more than it needs.
-    /// With 2 blocks of read-ahead it was the fastest of 256 KiB–2 MiB with 1–4 blocks ahead
-    /// (ReaderThroughput with `VARIANTS=1`). Blocks of 128 KiB and more are read into recycled buffers (`FileReader`);
+    /// With 2 blocks of read-ahead it was the fastest of the sizes and read-aheads compared
+    /// (docs/ARCHITECTURE.md, `FileCursor`; ReaderThroughput with `VARIANTS=1`). Blocks of 128 KiB and more are read into recycled buffers (`FileReader`);
     /// smaller ones would be DispatchIO reads with a heap buffer each.
     public static let defaultBlockSize = 1 << 20
     /// Default cache budget: bounded memory whatever the file size. Two workers scanning with two
-    /// blocks of read-ahead each use six blocks, and 6 MiB still reads each block once (a pass over
-    /// 660 MiB made 662 reads); it keeps `analyze` of an hour of stereo under 40 MB resident.
+    /// blocks of read-ahead each use six blocks, and 6 MiB still reads each block once and keeps
+    /// `analyze` small (both measured in docs/ARCHITECTURE.md, `CachedFile`).
     public static let defaultCacheBytes = 6 << 20
     /// Default read-ahead for sequential scans, in blocks.
     public static let defaultReadAheadBlocks = 2

@@ -12,9 +12,10 @@ import Synchronization
 ///   (`dispatch_io_read`), which allocate their buffer from the heap;
 /// - larger reads are channel barriers that `pread` into a recycled, already-mapped buffer
 ///   (`ReadBufferPool`). A DispatchIO read of that size gets a freshly mapped buffer from glibc
-///   and page-faults it in, which made a whole-file pass of a cached file ~10× a `pread` loop;
-///   the barrier keeps DispatchIO's ordering and descriptor lifetime (the channel closes the
-///   descriptor only after its barriers ran) and costs 1.03–1.15× (`make bench`, ReaderThroughput).
+///   and page-faults it in, every page of every read; the barrier keeps DispatchIO's ordering and
+///   descriptor lifetime (the channel closes the descriptor only after its barriers ran) and runs
+///   at about the speed of a `pread` loop (measurements: docs/ARCHITECTURE.md, "Large reads are
+///   channel barriers", and BENCHMARKS.md).
 /// Barriers run one at a time, so large reads are served in the order they were asked for.
 ///
 /// Callers should ask for hundreds of KiB at a time and keep the next read in flight while using
@@ -143,8 +144,8 @@ public final class FileReader: @unchecked Sendable {
     ///
     /// The buffer is taken now rather than when the barrier runs: a scan then takes back the buffer
     /// it has just released, where taking it later let released buffers pile up past the pool's
-    /// idle budget while barriers waited to run, and be unmapped and mapped again (~50 times per
-    /// GiB, 1.5–1.8× a pread loop instead of 1.03–1.15×).
+    /// idle budget while barriers waited to run, and be unmapped and mapped again (measured in
+    /// docs/ARCHITECTURE.md, "Large reads are channel barriers").
     private func readIntoRecycledBuffer(
         _ range: Range<Int64>,
         completion: @escaping @Sendable (Result<FileBytes, SignalPathError>) -> Void
@@ -170,8 +171,8 @@ public final class FileReader: @unchecked Sendable {
                 // hold a large buffer that a cache's byte count would not include.
                 result = .success(buffer.count * 2 >= buffer.capacity ? FileBytes(buffer) : FileBytes(FileBytes(buffer).array))
             }
-            // Called on the barrier itself: a hop to another queue measured 1.3× instead of 1.03×
-            // a pread loop (a thread wake-up per read). Hence the rule in `read(_:completion:)`.
+            // Called on the barrier itself: a hop to another queue woke a thread per read and was
+            // measurably slower (docs/ARCHITECTURE.md). Hence the rule in `read(_:completion:)`.
             completion(result)
         }
     }

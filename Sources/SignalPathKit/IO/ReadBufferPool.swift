@@ -20,6 +20,7 @@ final class ReadBufferPool: Sendable {
     private let state = Protected(State())
 
     private struct State: @unchecked Sendable {
+        // @unchecked: raw addresses of mappings the pool owns, read and changed only under its lock.
         /// Idle mapped buffers, longest idle first; the pool owns the addresses while they are
         /// here. At most `idleByteLimit / smallestCapacity` entries, so linear searches stay short.
         var idle: [(base: UnsafeMutableRawPointer, capacity: Int)] = []

@@ -22,9 +22,9 @@ public final class LiveAnalyzer {
     private let transform: SegmentTransform
     private let window: WindowTable
 
-    public init(sampleRate: Int, channels: Int, fftSize: Int, bands: Int?) {
+    public init(sampleRate: Int, layout: ChannelLayout, fftSize: Int, bands: Int?) {
         self.sampleRate = sampleRate
-        channelNames = ChannelSelection.all.names(channels: channels)
+        channelNames = layout.names
         parameters = SpectrumParameters(fftSize: fftSize, window: .hann, overlap: 0, averaging: .mean)
         var presentation = SpectrumPresentation()
         presentation.bands = bands

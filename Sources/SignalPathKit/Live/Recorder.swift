@@ -79,7 +79,9 @@ public final class Recorder {
         writer = try SoundFileWriter(
             path: path, sampleRate: sampleRate, channels: channels, encoding: format.encoding,
             overwrite: overwrite)
-        analyzer = LiveAnalyzer(sampleRate: sampleRate, channels: channels, fftSize: fftSize, bands: bands)
+        // Capture says nothing of positions: the names are those of the default layout for the count.
+        let layout = ChannelLayout.assumed(channels: channels, container: .wav, sampleFormat: .float(bits: 32))
+        analyzer = LiveAnalyzer(sampleRate: sampleRate, layout: layout, fftSize: fftSize, bands: bands)
     }
 
     /// Records until the input ends, `duration` seconds are recorded, a stop signal arrives or

@@ -23,7 +23,7 @@ public final class ReplayPlayer {
         reader = try file.makeReader()
         source = FrameWindow(reader: reader)
         playbackReader = try file.makeReader()
-        analyzer = LiveAnalyzer(sampleRate: file.format.sampleRate, channels: file.format.channels, fftSize: fftSize, bands: bands)
+        analyzer = LiveAnalyzer(sampleRate: file.format.sampleRate, layout: file.format.channelLayout, fftSize: fftSize, bands: bands)
         window = [Float](repeating: 0, count: fftSize * file.format.channels)
     }
 

@@ -152,7 +152,13 @@ extension SignalAnalysis {
                 .string(
                     "ITU-R BS.1770-4 / EBU R128: K-weighting; 400 ms blocks every 100 ms; gates -70 LUFS absolute and -10 LU relative; LRA per EBU Tech 3342 (3 s blocks every 100 ms, -20 LU relative gate, 10th to 95th percentile)"
                 )),
-            .init("channel_weights", .array(Loudness.channelWeights(channels: format.channels).map { .number($0) })),
+            .init(
+                "channel_layout",
+                .object([
+                    "name": format.channelLayout.name.map { .string($0) } ?? .null, "source": .string(format.channelLayout.source.rawValue),
+                    "names": .string(ChannelLayout.rule),
+                ])),
+            .init("channel_weights", .array(Loudness.channelWeights(layout: format.channelLayout).map { .number($0) })),
             .init(
                 "spectrum",
                 .object([
@@ -175,7 +181,8 @@ extension SignalAnalysis {
                     "band_hz": .array([.number(band.lowerBound), .number(band.upperBound)]),
                     "harmonics": .string("2nd to \(settings.highestHarmonic)th, those inside the band"),
                     "rule": .string(
-                        "reported when the strongest tone carries more than half the power in the band; each tone owns the bins of its window's main lobe + 1; THD+N and SINAD count everything else in the band; SNR leaves out the harmonics; ENOB = (SINAD - 1.76) / 6.02"
+                        Distortion.rule
+                            + "; each tone owns the bins of its window's main lobe + 1; THD+N and SINAD count everything else in the band; SNR leaves out the harmonics; ENOB = (SINAD - 1.76) / 6.02"
                     ),
                 ])),
             .init(

@@ -78,7 +78,7 @@ extension FileInfo {
             ("container", format.container.displayName),
             ("sample format", format.sampleFormat.displayName),
             ("sample rate", "\(format.sampleRate) Hz"),
-            ("channels", FileInfo.channelDescription(format.channels)),
+            ("channels", FileInfo.channelDescription(format.channelLayout)),
         ]
         if let frames = format.frames, let duration = format.duration {
             rows.append(("duration", "\(UnitFormat.duration(duration)) (\(UnitFormat.grouped(frames)) frames)"))
@@ -93,13 +93,14 @@ extension FileInfo {
         return ([TerminalText.sanitized(path)] + body).joined(separator: "\n")
     }
 
-    static func channelDescription(_ channels: Int) -> String {
-        switch channels {
-        case 1: return "1 (mono)"
-        case 2: return "2 (stereo)"
-        case 6: return "6 (5.1)"
-        case 8: return "8 (7.1)"
-        default: return String(channels)
-        }
+    /// The count, the layout's name and the channels in order: `6 (5.1(side): FL FR FC LFE SL SR)`,
+    /// `1 (mono)`; a layout the file does not state says so.
+    static func channelDescription(_ layout: ChannelLayout) -> String {
+        let count = String(layout.channelCount)
+        if let name = layout.name, name == "mono" || name == "stereo" { return "\(count) (\(name))" }
+        guard layout.positions.contains(where: { $0 != nil }) else { return count }
+        let names = layout.names.joined(separator: " ")
+        let assumed = layout.source == .assumed ? "; assumed, the usual order for the count" : ""
+        return "\(count) (\(layout.name.map { "\($0): " } ?? "")\(names)\(assumed))"
     }
 }

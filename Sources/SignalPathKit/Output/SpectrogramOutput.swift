@@ -44,7 +44,7 @@ public struct SpectrogramTable {
         self.path = path
     }
 
-    private var channelNames: [String] { analyzer.channels.names(channels: analyzer.file.format.channels) }
+    private var channelNames: [String] { analyzer.channelNames }
     private var frequencies: [Double] { Array(analyzer.frequencies[presentation.bins(of: analyzer)]) }
 
     public func header() -> String {
@@ -99,7 +99,7 @@ extension SpectrogramAnalyzer {
         return [
             .init("path", .string(file.path)),
             .init("sample_rate", .integer(Int64(file.format.sampleRate))),
-            .init("channels", .array(channels.names(channels: file.format.channels).map { .string($0) })),
+            .init("channels", .array(channelNames.map { .string($0) })),
             .init("fft_size", .integer(Int64(parameters.fftSize))),
             .init("window_size", .integer(Int64(parameters.windowSize))),
             .init("window", .string(parameters.window.name)),
@@ -117,7 +117,7 @@ extension SpectrogramAnalyzer {
     public func jsonFrames(_ frame: Frame, _ presentation: SpectrogramPresentation) -> [[JSONValue.Member]] {
         let levels = presentation.levels(of: frame, in: self)
         let time = JSONValue.number((self.time(of: frame) * 1e6).rounded() / 1e6)
-        return channels.names(channels: file.format.channels).enumerated().map { channel, name in
+        return channelNames.enumerated().map { channel, name in
             [
                 .init("time_s", time), .init("channel", .string(name)),
                 .init("levels_db", .array(levels[channel].map { .number($0.isFinite ? ($0 * 100).rounded() / 100 : nil) })),

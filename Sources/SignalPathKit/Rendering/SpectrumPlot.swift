@@ -67,7 +67,7 @@ public struct SpectrumPlot: Sendable {
             canvas.write(label, x: area.x + labelWidth - label.count, y: row, style: .label)
             level -= step
         }
-        canvas.write(unit, x: area.x, y: area.y + 1 + (channels.count > 0 ? 0 : 0), style: .label, limit: labelWidth)
+        canvas.write(unit, x: area.x, y: area.y + 1, style: .label, limit: labelWidth)
         // Frequency ticks: a vertical grid line, a mark on the axis, a label under it.
         let ticks = axis.ticks(count: max(2, plot.width / 8), dense: plot.width >= 60)
         var labelEnd = Int.min

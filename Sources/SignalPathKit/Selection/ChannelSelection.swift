@@ -4,10 +4,13 @@ public enum ChannelSelection: Sendable, Equatable {
     case all
     /// One channel, 0-based.
     case single(Int)
+    /// The channel that feeds a loudspeaker position (`--channel LFE`), in the file's layout.
+    case position(ChannelPosition)
     /// The mean of all channels, as one signal.
     case mix
 
-    /// Parses `1`…`N` (1-based, as sox numbers them), `left`, `right`, `mix` or `all`.
+    /// Parses `1`…`N` (1-based, as sox numbers them), `left`, `right`, a position as ffmpeg
+    /// abbreviates it (`FL`, `FC`, `LFE`, `SL`, …, in any case), `mix` or `all`.
     public init?(parsing text: String) {
         switch text.lowercased() {
         case "all": self = .all
@@ -15,37 +18,41 @@ public enum ChannelSelection: Sendable, Equatable {
         case "left", "l": self = .single(0)
         case "right", "r": self = .single(1)
         default:
+            if let position = ChannelPosition(abbreviation: text) {
+                self = .position(position)
+                return
+            }
             guard let number = Int(text), number >= 1 else { return nil }
             self = .single(number - 1)
         }
     }
 
-    /// The names of the resulting channels for a file with `channels` channels: `mono`, `left`
-    /// and `right` for stereo, `ch1`… otherwise, `mix`.
-    public func names(channels: Int) -> [String] {
+    /// Per result channel, the file channel it shows, or nil for the mix of all of them.
+    /// - Throws: `invalidRequest` for a channel the file lacks.
+    public func sourceChannels(in layout: ChannelLayout, path: String) throws(SignalPathError) -> [Int?] {
+        let channels = layout.channelCount
         switch self {
-        case .all: return (0..<channels).map { ChannelSelection.name(of: $0, channels: channels) }
-        case .single(let index): return [ChannelSelection.name(of: index, channels: channels)]
-        case .mix: return ["mix"]
+        case .all: return (0..<channels).map { $0 }
+        case .mix: return [nil]
+        case .single(let index):
+            guard index < channels else {
+                throw .invalidRequest(path: path, reason: "has \(channels) channel\(channels == 1 ? "" : "s"); there is no channel \(index + 1)")
+            }
+            return [index]
+        case .position(let position):
+            guard let index = layout.index(of: position) else {
+                throw .invalidRequest(
+                    path: path, reason: "has no \(position.abbreviation) channel (its channels: \(layout.names.joined(separator: " ")))")
+            }
+            return [index]
         }
     }
 
-    static func name(of index: Int, channels: Int) -> String {
-        if channels == 1 { return "mono" }
-        if channels == 2 { return index == 0 ? "left" : "right" }
-        return "ch\(index + 1)"
-    }
-
-    /// Checks the selection against a file.
-    public func validate(channels: Int, path: String) throws(SignalPathError) {
-        if case .single(let index) = self, index >= channels {
-            throw .invalidRequest(path: path, reason: "has \(channels) channel\(channels == 1 ? "" : "s"); there is no channel \(index + 1)")
-        }
-    }
-
-    /// How many results the selection gives.
-    func count(channels: Int) -> Int {
-        if case .all = self { return channels }
-        return 1
+    /// The names of the result channels: the layout's names (`left`, `FL`, `LFE`, `ch9`), or `mix`.
+    /// A selection the file cannot give has no names.
+    public func names(in layout: ChannelLayout) -> [String] {
+        guard let sources = try? sourceChannels(in: layout, path: "") else { return [] }
+        let names = layout.names
+        return sources.map { $0.map { names[$0] } ?? "mix" }
     }
 }

@@ -39,8 +39,8 @@ final class RealFFT {
         precondition(power.count >= binCount)
         load(UnsafeMutableBufferPointer(start: input, count: size))
         fftwf_execute_dft_r2c(plan, input, output)
-        // The complex output read as interleaved (re, im) Floats: measured 1.6× faster than going
-        // through the tuple type.
+        // The complex output read as interleaved (re, im) Floats: faster than going through the
+        // tuple type (docs/ARCHITECTURE.md, "FFTW").
         let interleaved = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
         power.withUnsafeMutableBufferPointer { power in
             for bin in 0..<binCount {
@@ -53,7 +53,8 @@ final class RealFFT {
     // MARK: - Plans
 
     /// One plan per size for the whole process. Plans are never destroyed, so there is no
-    /// destruction to race with execution; there are only a few sizes per run.
+    /// destruction to race with execution; there are only a few sizes per run. Unsafe: touched
+    /// only under `plannerLock` (C handles are not Sendable, so `Protected` cannot hold them).
     nonisolated(unsafe) private static var plans: [Int: OpaquePointer] = [:]
     private static let plannerLock = Lock()
 
@@ -63,8 +64,9 @@ final class RealFFT {
     ) -> OpaquePointer {
         plannerLock.withLock {
             if let plan = plans[size] { return plan }
-            // FFTW_ESTIMATE: planning takes ~1 ms rather than ~170 ms for MEASURE, and for these
-            // sizes ran at nearly the same speed; it also leaves the buffers untouched.
+            // FFTW_ESTIMATE: planning is two orders of magnitude quicker than MEASURE and the plans
+            // run at nearly the same speed for these sizes (docs/ARCHITECTURE.md, "FFTW"); it
+            // also leaves the buffers untouched.
             let plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE))!
             plans[size] = plan
             return plan

@@ -75,3 +75,40 @@ public struct PowerSpectrum: Sendable {
         values(fromMeanSquare: meanSquare(), in: scale)
     }
 }
+
+/// Building a spectrum from segments: the one place where summed |X|² and a segment count become
+/// a `PowerSpectrum` (spectrum, analyze and spectrogram all come here).
+extension PowerSpectrum {
+    /// `segments` segments a hop apart from `firstFrame`, combined into `power` (per channel and
+    /// bin): the frames they cover and the window's sums follow from `parameters`.
+    init(
+        path: String, sampleRate: Int, parameters: SpectrumParameters, channelNames: [String], firstFrame: Int64, segments: Int,
+        power: [[Double]]
+    ) {
+        let window = WindowTable.shared(parameters.window, size: parameters.windowSize)
+        // The span the segments cover: trailing frames short of a whole segment are not analysed.
+        let span = Int64(segments - 1) * Int64(parameters.hop) + Int64(parameters.windowSize)
+        self.init(
+            path: path, sampleRate: sampleRate, frames: firstFrame..<firstFrame + span, parameters: parameters,
+            windowSum: window.sum, windowSumOfSquares: window.sumOfSquares, segments: segments, channelNames: channelNames, power: power)
+    }
+
+    /// The mean power of `segments` segments a hop apart from `firstFrame`, from the sums of their
+    /// |X|² (`summedPower`: channel after channel, `fftSize / 2 + 1` bins each).
+    init(
+        path: String, sampleRate: Int, parameters: SpectrumParameters, channelNames: [String], firstFrame: Int64, segments: Int,
+        summedPower sums: [Double]
+    ) {
+        self.init(
+            path: path, sampleRate: sampleRate, parameters: parameters, channelNames: channelNames, firstFrame: firstFrame, segments: segments,
+            power: Self.meanPower(summed: sums, channels: channelNames.count, segments: segments))
+    }
+
+    /// Per channel and bin, the mean of `segments` segments' |X|² from their sums (channel after
+    /// channel, the same number of bins each).
+    static func meanPower(summed sums: [Double], channels: Int, segments: Int) -> [[Double]] {
+        precondition(channels > 0 && sums.count % channels == 0)
+        let bins = sums.count / channels
+        return (0..<channels).map { channel in sums[channel * bins..<(channel + 1) * bins].map { $0 / Double(segments) } }
+    }
+}

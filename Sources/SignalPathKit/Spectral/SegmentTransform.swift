@@ -40,6 +40,18 @@ public final class SegmentTransform {
         }
     }
 
+    /// The bin of `bins` with the most power in the last transform, and the power of `bins` together.
+    func strongestBin(in bins: ClosedRange<Int>) -> (bin: Int, power: Double) {
+        power.withUnsafeBufferPointer { power in
+            var strongest = bins.lowerBound, total = 0.0
+            for bin in bins {
+                total += Double(power[bin])
+                if power[bin] > power[strongest] { strongest = bin }
+            }
+            return (strongest, total)
+        }
+    }
+
     /// Combines the last transform's power into `values` (one channel's bins) as `averaging` does;
     /// median keeps segments apart and is not combined here.
     public func combine(into values: UnsafeMutableBufferPointer<Double>, _ averaging: Averaging) {

@@ -2,11 +2,9 @@ extension SpectrogramAnalyzer {
     /// A frame's power as a `PowerSpectrum`, so that its values come out in any scale by the same
     /// rules as `spectrum`'s.
     public func spectrum(of frame: Frame) -> PowerSpectrum {
-        let window = self.window
-        return PowerSpectrum(
-            path: file.path, sampleRate: file.format.sampleRate, frames: frame.span, parameters: parameters,
-            windowSum: window.sum, windowSumOfSquares: window.sumOfSquares, segments: frame.segments,
-            channelNames: channels.names(channels: file.format.channels), power: frame.power)
+        PowerSpectrum(
+            path: file.path, sampleRate: file.format.sampleRate, parameters: parameters, channelNames: channelNames,
+            firstFrame: frame.span.lowerBound, segments: frame.segments, power: frame.power)
     }
 
     /// Bin frequencies, Hz.

@@ -11,6 +11,9 @@ public struct SpectrogramAnalyzer: Sendable {
     /// The frames asked for; for a stream of unknown length the upper bound is `Int64.max`.
     public let frames: Range<Int64>
     public let channels: ChannelSelection
+    /// Per result channel, the file channel it shows (nil: the mix of all), and its name.
+    let sourceChannels: [Int?]
+    public let channelNames: [String]
     /// The parameters in use (the window shrinks to a range shorter than it).
     public let parameters: SpectrumParameters
     public let columns: Int?
@@ -32,18 +35,16 @@ public struct SpectrogramAnalyzer: Sendable {
         columns: Int?
     ) throws(SignalPathError) {
         precondition(!frames.isEmpty)
-        try channels.validate(channels: file.format.channels, path: file.path)
+        sourceChannels = try channels.sourceChannels(in: file.format.channelLayout, path: file.path)
+        channelNames = channels.names(in: file.format.channelLayout)
         if columns != nil && frames.upperBound == Int64.max {
             throw .invalidRequest(path: file.path, reason: "a spectrogram plot needs the stream's length; use --format csv, or a file")
         }
-        var parameters = parameters
-        if frames.upperBound != Int64.max && Int64(parameters.windowSize) > Int64(frames.count) {
-            parameters.windowSize = max(2, Int(frames.count))
-        }
+        let parameters = parameters.fitted(to: frames)
         if let columns, parameters.averaging == .median {
             // The median keeps a column's segments: bounded as `spectrum` bounds a range's.
             let segments = Int(frames.count) / columns / parameters.hop + 1
-            let bytes = segments * (parameters.fftSize / 2 + 1) * channels.count(channels: file.format.channels) * 4
+            let bytes = segments * (parameters.fftSize / 2 + 1) * sourceChannels.count * 4
             if bytes > SpectrumAnalyzer.medianMemoryLimit {
                 throw .invalidRequest(
                     path: file.path,
@@ -66,7 +67,7 @@ public struct SpectrogramAnalyzer: Sendable {
         let source = FrameWindow(reader: reader, capacity: parameters.windowSize)
         let transform = SegmentTransform(fftSize: parameters.fftSize, window: window)
         let fileChannels = file.format.channels
-        let selected = channels.count(channels: fileChannels)
+        let selected = sourceChannels.count
         let bins = transform.binCount
         let windowSize = Int64(parameters.windowSize), hop = Int64(parameters.hop)
         let averaging = columns == nil ? Averaging.mean : parameters.averaging
@@ -78,12 +79,7 @@ public struct SpectrogramAnalyzer: Sendable {
         func add(_ start: Int64) throws(SignalPathError) -> Bool {
             guard try source.load(start..<start + windowSize) == Int(windowSize) else { return false }
             for output in 0..<selected {
-                let channel: Int? =
-                    switch channels {
-                    case .all: output
-                    case .single(let index): index
-                    case .mix: nil
-                    }
+                let channel = sourceChannels[output]
                 source.samples.withUnsafeBufferPointer { samples in
                     transform.transform(samples, firstFrame: 0, channels: fileChannels, channel: channel)
                 }

@@ -11,6 +11,9 @@ public struct SpectrumAnalyzer: Sendable {
     /// The frames asked for; for a stream of unknown length the upper bound is `Int64.max`.
     public let frames: Range<Int64>
     public let channels: ChannelSelection
+    /// Per result channel, the file channel it shows (nil: the mix of all), and its name.
+    let sourceChannels: [Int?]
+    public let channelNames: [String]
     /// The parameters in use: the window shrinks to fit a range shorter than it.
     public let parameters: SpectrumParameters
     /// Segments in the range, or nil when a stream's length is unknown until it ends.
@@ -32,19 +35,15 @@ public struct SpectrumAnalyzer: Sendable {
         precondition(parameters.windowSize >= 2 && parameters.windowSize <= parameters.fftSize)
         precondition(parameters.overlap >= 0 && parameters.overlap < 1)
         precondition(!frames.isEmpty)
-        try channels.validate(channels: file.format.channels, path: file.path)
-        var parameters = parameters
-        let isOpenEnded = frames.upperBound == Int64.max
-        if !isOpenEnded && Int64(parameters.windowSize) > Int64(frames.count) {
-            // A range shorter than the window is one segment, zero-padded to the FFT size.
-            parameters.windowSize = max(2, Int(frames.count))
-        }
+        sourceChannels = try channels.sourceChannels(in: file.format.channelLayout, path: file.path)
+        channelNames = channels.names(in: file.format.channelLayout)
+        let parameters = parameters.fitted(to: frames)
         self.file = file
         self.frames = frames
         self.channels = channels
         self.parameters = parameters
         segmentCount =
-            isOpenEnded
+            frames.upperBound == Int64.max
             ? nil
             : Int((Int64(frames.count) - Int64(parameters.windowSize)) / Int64(parameters.hop)) + 1
         if let segmentCount { try checkMedianMemory(segments: segmentCount) }
@@ -53,7 +52,7 @@ public struct SpectrumAnalyzer: Sendable {
     /// Median averaging keeps every segment's power: refuse what would not fit.
     func checkMedianMemory(segments: Int) throws(SignalPathError) {
         guard parameters.averaging == .median else { return }
-        let bytes = segments * (parameters.fftSize / 2 + 1) * channels.count(channels: file.format.channels) * 4
+        let bytes = segments * (parameters.fftSize / 2 + 1) * sourceChannels.count * 4
         if bytes > SpectrumAnalyzer.medianMemoryLimit {
             throw .invalidRequest(
                 path: file.path, reason: "median averaging over \(segments) segments would need \(UnitFormat.bytes(Int64(bytes))); use a shorter range or --average mean")
@@ -64,10 +63,10 @@ public struct SpectrumAnalyzer: Sendable {
     public func run(workers: Int = 2) async throws(SignalPathError) -> PowerSpectrum {
         let window = WindowTable.shared(parameters.window, size: parameters.windowSize)
         let combiner = ChunkCombiner(
-            averaging: parameters.averaging, channels: channels.count(channels: file.format.channels),
+            averaging: parameters.averaging, channels: sourceChannels.count,
             bins: parameters.fftSize / 2 + 1)
         guard let segmentCount else {
-            return try finish(combiner, window: window, segments: try runToEnd(combiner, window: window))
+            return finish(combiner, segments: try runToEnd(combiner, window: window))
         }
         let chunkCount = (segmentCount + Self.segmentsPerChunk - 1) / Self.segmentsPerChunk
         let workerCount = file.isSeekable ? max(1, min(workers, chunkCount)) : 1  // a stream has one reader
@@ -76,7 +75,7 @@ public struct SpectrumAnalyzer: Sendable {
             pool.append(ChunkWorker(analyzer: self, reader: try file.makeReader(), window: window))
         }
         try await runChunks(chunkCount, on: pool, path: file.path) { combiner.add($0) }
-        return try finish(combiner, window: window, segments: segmentCount)
+        return finish(combiner, segments: segmentCount)
     }
 
     /// A stream of unknown length: one worker, chunk after chunk, until a chunk comes out short.
@@ -96,13 +95,20 @@ public struct SpectrumAnalyzer: Sendable {
         return segments
     }
 
-    private func finish(_ combiner: ChunkCombiner, window: WindowTable, segments: Int) throws(SignalPathError) -> PowerSpectrum {
-        // The span the segments cover: the trailing frames short of a whole segment are not analysed.
-        let span = Int64(segments - 1) * Int64(parameters.hop) + Int64(parameters.windowSize)
+    private func finish(_ combiner: ChunkCombiner, segments: Int) -> PowerSpectrum {
+        let names = channelNames
+        let power: [[Double]]
+        switch parameters.averaging {
+        case .mean:
+            return PowerSpectrum(
+                path: file.path, sampleRate: file.format.sampleRate, parameters: parameters, channelNames: names, firstFrame: frames.lowerBound,
+                segments: segments, summedPower: combiner.total)
+        case .max, .min: power = combiner.extremes
+        case .median: power = combiner.medians(segments: segments)
+        }
         return PowerSpectrum(
-            path: file.path, sampleRate: file.format.sampleRate, frames: frames.lowerBound..<frames.lowerBound + span,
-            parameters: parameters, windowSum: window.sum, windowSumOfSquares: window.sumOfSquares, segments: segments,
-            channelNames: channels.names(channels: file.format.channels), power: combiner.result(segments: segments))
+            path: file.path, sampleRate: file.format.sampleRate, parameters: parameters, channelNames: names, firstFrame: frames.lowerBound,
+            segments: segments, power: power)
     }
 }
 
@@ -112,7 +118,8 @@ struct ChunkResult: Sendable {
     var index: Int
     /// Segments in the chunk: `segmentsPerChunk`, fewer for the last.
     var segments: Int
-    var values: [[Double]]
+    /// Per channel and bin, channel after channel.
+    var values: [Double]
     /// For median averaging: per channel, the chunk's segments' power, segment after segment.
     var segmentPower: [[Float]]
 }
@@ -163,7 +170,7 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
         let parameters = analyzer.parameters
         let bins = transform.binCount
         let fileChannels = frames.channels
-        let selected = analyzer.channels.count(channels: fileChannels)
+        let selected = analyzer.sourceChannels.count
         let windowSize = parameters.windowSize
         var done = 0
         let averaging = parameters.averaging
@@ -178,12 +185,7 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
             }
             done += 1
             for output in 0..<selected {
-                let channel: Int? =
-                    switch analyzer.channels {
-                    case .all: output
-                    case .single(let index): index
-                    case .mix: nil
-                    }
+                let channel = analyzer.sourceChannels[output]
                 frames.samples.withUnsafeBufferPointer { samples in
                     transform.transform(samples, firstFrame: 0, channels: fileChannels, channel: channel)
                 }
@@ -196,57 +198,52 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
                 }
             }
         }
-        let perChannel = (0..<selected).map { Array(values[$0 * bins..<($0 + 1) * bins]) }
-        return ChunkResult(index: chunk, segments: done, values: perChannel, segmentPower: segmentPower)
+        return ChunkResult(index: chunk, segments: done, values: values, segmentPower: segmentPower)
     }
 }
 
 /// Combines chunk results in chunk order, whatever order they finish in.
 final class ChunkCombiner {
     private let averaging: Averaging
-    private var total: [[Double]]
+    private let channels: Int
+    private let bins: Int
+    /// Per channel and bin, channel after channel: the sum (mean), maximum or minimum so far.
+    private(set) var total: [Double]
     private var medianValues: [[Float]]
-    private var nextIndex = 0
-    private var pending: [Int: ChunkResult] = [:]
+    private var merger = InOrderMerger<ChunkResult>()
 
     init(averaging: Averaging, channels: Int, bins: Int) {
         self.averaging = averaging
-        total = [[Double]](repeating: [Double](repeating: averaging.identity, count: bins), count: channels)
+        self.channels = channels
+        self.bins = bins
+        total = [Double](repeating: averaging.identity, count: channels * bins)
         medianValues = [[Float]](repeating: [], count: averaging == .median ? channels : 0)
     }
 
     func add(_ result: ChunkResult) {
-        pending[result.index] = result
-        while let next = pending.removeValue(forKey: nextIndex) {
-            for channel in total.indices {
-                if averaging == .median {
-                    medianValues[channel] += next.segmentPower[channel]
-                    continue
-                }
-                for bin in total[channel].indices {
-                    total[channel][bin] = averaging.combine(total[channel][bin], next.values[channel][bin])
-                }
-            }
-            nextIndex += 1
-        }
+        merger.add(result, index: result.index) { merge($0) }
     }
 
-    /// The combined power per channel and bin, over `segments` segments in all.
-    func result(segments: Int) -> [[Double]] {
-        switch averaging {
-        case .mean:
-            return total.map { $0.map { $0 / Double(segments) } }
-        case .max, .min:
-            return total
-        case .median:
-            let bins = total.first?.count ?? 0
-            return medianValues.map { ChunkCombiner.median(of: $0, segments: segments, bins: bins) }
+    private func merge(_ next: ChunkResult) {
+        if averaging == .median {
+            for channel in medianValues.indices { medianValues[channel] += next.segmentPower[channel] }
+            return
         }
+        for index in total.indices { total[index] = averaging.combine(total[index], next.values[index]) }
+    }
+
+    /// Per channel and bin, the segments' maximum or minimum power.
+    var extremes: [[Double]] { (0..<channels).map { Array(total[$0 * bins..<($0 + 1) * bins]) } }
+
+    /// Per channel and bin, the median of the power of `segments` segments, divided by the
+    /// median's bias for noise.
+    func medians(segments: Int) -> [[Double]] {
+        medianValues.map { ChunkCombiner.median(of: $0, segments: segments, bins: bins) }
     }
 
     /// Per bin, the median of `segments` segments' power (`values`: segment after segment, `bins`
     /// each), divided by the median's bias for noise (`medianBias`) so that on noise it estimates
-    /// the mean.
+    /// the mean. The spectrogram's columns use it too.
     static func median(of values: [Float], segments: Int, bins: Int) -> [Double] {
         let bias = medianBias(segments)
         var column = [Float](repeating: 0, count: segments)

@@ -25,6 +25,16 @@ public struct SpectrumParameters: Sendable, Equatable {
     /// Frames from one segment's start to the next's.
     public var hop: Int { max(1, windowSize - Int((overlap * Double(windowSize)).rounded())) }
 
+    /// The parameters for `frames` (a range ending at `Int64.max` is a stream of unknown length):
+    /// a range shorter than the window is one segment, the window shrunk to it and zero-padded to
+    /// the FFT size.
+    public func fitted(to frames: Range<Int64>) -> SpectrumParameters {
+        guard frames.upperBound != Int64.max, Int64(windowSize) > Int64(frames.count) else { return self }
+        var fitted = self
+        fitted.windowSize = max(2, Int(frames.count))
+        return fitted
+    }
+
     /// The FFT size for a wanted bin width: the smallest even size of the form 2^a·3^b·5^c (fast in
     /// FFTW) whose bins are no wider than `binWidth` Hz, within `fftSizeRange`.
     public static func fftSize(forBinWidth binWidth: Double, sampleRate: Int) -> Int {

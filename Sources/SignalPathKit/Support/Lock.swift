@@ -31,8 +31,8 @@ final class Lock: @unchecked Sendable {
 /// Preferred over the standard library's `Mutex` because on Linux that one is built on futexes
 /// inside the uninstrumented runtime, so ThreadSanitizer cannot see it order anything and reports
 /// races between accesses it protects; a pthread mutex it intercepts, so `make sanitize` checks
-/// the code for real.
-final class Protected<Value>: @unchecked Sendable {
+/// the code for real. `Value` is Sendable: the value is shared by every thread that takes the lock.
+final class Protected<Value: Sendable>: @unchecked Sendable {
     // @unchecked: every access to `value` happens inside `lock`.
     private let lock = Lock()
     private var value: Value

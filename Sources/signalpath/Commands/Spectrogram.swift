@@ -41,7 +41,7 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     @OptionGroup var plotting: PlotOptions
 
     @Option(
-        name: .long, help: ArgumentHelp("Channel: 1…N, left, right, mix or all (default: mix for a plot, all for data).", valueName: "channel"),
+        name: .long, help: ArgumentHelp("Channel: 1…N, left, right, a position (FL, LFE, SL, …), mix or all (default: mix for a plot, all for data).", valueName: "channel"),
         transform: OptionValue.channelOrAll)
     var channel: ChannelSelection?
 

@@ -59,17 +59,17 @@ enum OptionValue {
         return scale
     }
 
-    /// `1`…`N`, `left`, `right` or `mix`.
+    /// `1`…`N`, `left`, `right`, a position (`FL`, `LFE`, …) or `mix`.
     static func channel(_ text: String) throws -> ChannelSelection {
         guard let selection = ChannelSelection(parsing: text), selection != .all else {
-            throw ValidationError("use a channel number from 1, left, right or mix")
+            throw ValidationError("use a channel number from 1, left, right, a position such as FL or LFE, or mix")
         }
         return selection
     }
 
     /// `1`…`N`, `left`, `right`, `mix` or `all`.
     static func channelOrAll(_ text: String) throws -> ChannelSelection {
-        guard let selection = ChannelSelection(parsing: text) else { throw ValidationError("use a channel number from 1, left, right, mix or all") }
+        guard let selection = ChannelSelection(parsing: text) else { throw ValidationError("use a channel number from 1, left, right, a position such as FL or LFE, mix or all") }
         return selection
     }
 

@@ -4,7 +4,7 @@ import SignalPathKit
 /// What to show of a spectrum: channels, scale, frequency range, smoothing, bands, weighting, peaks.
 struct PresentationOptions: ParsableArguments {
     @Option(
-        name: .long, help: ArgumentHelp("Channel: 1…N, left, right or mix (default: every channel).", valueName: "channel"),
+        name: .long, help: ArgumentHelp("Channel: 1…N, left, right, a position (FL, FR, FC, LFE, BL, BR, SL, SR, …) or mix (default: every channel).", valueName: "channel"),
         transform: OptionValue.channel)
     var channel: ChannelSelection?
 

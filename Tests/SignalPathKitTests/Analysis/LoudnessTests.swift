@@ -51,6 +51,30 @@ struct LoudnessTests {
         #expect(abs(surround - front - 10 * log10(1.41)) < 0.01)
     }
 
+    @Test(
+        "channel weights follow the positions, as ffmpeg's ebur128 weighs them: masks, and files without one (2.1 and 5.0 assumed)",
+        arguments: [
+            (UInt32(0x60F), 6, 4), (0x60F, 6, 2), (0x60F, 6, 3), (0x63F, 8, 7), (0x2D60F, 10, 8), (0, 3, 2), (0, 5, 3),
+        ])
+    func weightsAgainstFFmpeg(mask: UInt32, channels: Int, active: Int) async throws {
+        // A −20 dBFS 1 kHz tone in channel `active` only; mask 0 writes a plain WAV.
+        let tone = sine(1000, dbfs: -20, seconds: 5)
+        let samples = tone.flatMap { value in (0..<channels).map { $0 == active ? value : 0 } }
+        let builder = PCMFileBuilder(
+            container: mask == 0 ? .wav : .wavExtensible, encoding: .float32, channels: channels, sampleRate: 48_000, channelMask: mask == 0 ? nil : mask)
+        let path = scratch.write("weights-\(mask)-\(channels)-\(active).wav", builder.file(samples: samples))
+        let ffmpeg = try run(try #require(which("ffmpeg")), ["-hide_banner", "-nostats", "-i", path, "-af", "ebur128", "-f", "null", "-"])
+        let summary = try #require(ffmpeg.stderr.split(separator: "\n").last { $0.contains("I:") && $0.contains("LUFS") }, "\(ffmpeg.stderr)")
+        let reference = try #require(Double(summary.split(separator: " ").dropLast().last ?? ""))
+        let ours = try await analyse(path).loudness.integrated
+        if reference <= Loudness.absoluteGate {
+            #expect(ours == nil, "ffmpeg leaves channel \(active + 1) out (\(reference) LUFS); signalpath reads \(ours ?? 0)")
+        } else {
+            let value = try #require(ours)
+            #expect(abs(value - reference) <= 0.06, "ffmpeg \(reference) LUFS (one decimal), signalpath \(value)")
+        }
+    }
+
     @Test("an fs/4 sine at 45° phase: sample peak −3.01 dBFS, true peak about 0 dBTP")
     func interSamplePeak() async throws {
         let samples = (0..<48_000).map { sin(Double.pi / 2 * Double($0) + Double.pi / 4) }

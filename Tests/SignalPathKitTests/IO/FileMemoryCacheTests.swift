@@ -196,6 +196,7 @@ struct FileMemoryCacheTests {
 
 /// A thread-safe counter for the stress test.
 final class Counter: @unchecked Sendable {
+    // @unchecked: `count` is touched only between the semaphore's wait and signal.
     private let lock = DispatchSemaphore(value: 1)
     private var count = 0
     func increment() {

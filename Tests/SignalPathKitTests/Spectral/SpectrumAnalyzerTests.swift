@@ -117,7 +117,7 @@ struct SpectrumTests {
 @Suite("Spectrum against scipy")
 struct ScipyWelchTests {
     @Test(
-        "PSD equals scipy.signal.welch on a seeded noise fixture to 0.01 dB",
+        "PSD equals scipy.signal.welch on a seeded noise fixture to 10⁻⁵ dB",
         arguments: [
             ("hann", Window.hann, 4096, 2048), ("blackmanharris", Window.blackmanHarris, 1000, 750),
         ])
@@ -136,6 +136,7 @@ struct ScipyWelchTests {
             #expect(abs(result.frequency(ofBin: bin) - frequency) < 1e-9)
             worst = max(worst, abs(psd[bin] - level))
         }
-        #expect(worst < 0.01, "largest difference \(worst) dB")
+        // The largest difference measured is in docs/ARCHITECTURE.md ("Scaling is stated").
+        #expect(worst < 1e-5, "largest difference \(worst) dB")
     }
 }
