@@ -31,8 +31,10 @@ public struct Distortion: Sendable, Equatable {
     public init?(meanSquare: [Double], spectrum: PowerSpectrum, peak: SpectralPeak, highestHarmonic: Int) {
         let band = Distortion.band(sampleRate: spectrum.sampleRate)
         let width = spectrum.binWidth
-        let binsInBand = Int((band.lowerBound / width).rounded(.up))...min(spectrum.binCount - 1, Int((band.upperBound / width).rounded(.down)))
-        guard binsInBand.count > 0, band.contains(peak.frequency) else { return nil }
+        let firstBin = Int((band.lowerBound / width).rounded(.up)), lastBin = min(spectrum.binCount - 1, Int((band.upperBound / width).rounded(.down)))
+        // Bins wider than the band (a sample rate of megahertz) leave no bin inside it.
+        guard firstBin <= lastBin, band.contains(peak.frequency) else { return nil }
+        let binsInBand = firstBin...lastBin
         let lobe = spectrum.parameters.window.mainLobeHalfWidth * spectrum.parameters.fftSize / spectrum.parameters.windowSize + 1
         func power(around centre: Int) -> Double {
             let bins = max(binsInBand.lowerBound, centre - lobe)...min(binsInBand.upperBound, centre + lobe)
