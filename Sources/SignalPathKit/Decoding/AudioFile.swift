@@ -84,18 +84,33 @@ public final class AudioFile: Sendable {
     /// Opens the audio in `file`.
     public init(file: CachedFile, decoding: Decoding = .automatic) throws(SignalPathError) {
         // Opening reads headers only: no read-ahead, so `info` on a huge file reads one block.
+        // signalpath's own parser reads WAV, RF64, Wave64 and AIFF headers first, whatever the
+        // encoding and decoder, so that a rate or channel count that is not usable is refused the
+        // same way on every path (libsndfile would read an AIFF rate of 0 Hz as 1 Hz).
+        let header = try PCMLayout.parseHeader(FileCursor(file: file, readAheadBlocks: 0), size: file.size, path: file.path)
         let probe = try SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0), path: file.path)
+        var format = probe.format
+        if let header, Self.parsedContainers.contains(format.container) {
+            // The header's own rate: libsndfile reads AIFF rates of 2³⁰ Hz and more as 800 000 000.
+            format.sampleRate = header.sampleRate
+            if let promised = header.layout?.framesPromised, let frames = format.frames, promised > frames {
+                format.framesPromised = promised
+            }
+        }
         path = file.path
-        format = probe.format
+        self.format = format
         metadata = probe.metadata
         source = file
         streamDecoder = nil
         ownedDescriptor = nil
-        layout = decoding == .libsndfile ? nil : try AudioFile.directLayout(file: file, agreeingWith: probe.format)
+        layout = decoding == .libsndfile ? nil : header?.layout.flatMap { Self.agreeing($0, with: format) }
         if decoding == .directPCM && layout == nil {
             throw SignalPathError.invalidRequest(path: path, reason: "not plain PCM in WAV, RF64, Wave64 or AIFF")
         }
     }
+
+    /// The containers whose headers `PCMLayout` reads.
+    private static let parsedContainers: Set<Container> = [.wav, .wavex, .rf64, .w64, .aiff]
 
     /// Opens a stream: uncompressed PCM is decoded as it arrives; anything else is spooled to a
     /// temporary file first, because libsndfile seeks inside it while opening.
@@ -105,7 +120,7 @@ public final class AudioFile: Sendable {
     ) throws(SignalPathError) -> AudioFile {
         let cursor = StreamCursor(descriptor: descriptor, path: path)
         do {
-            if decoding != .libsndfile, let layout = try PCMLayout.parse(cursor, size: nil) {
+            if decoding != .libsndfile, let layout = try PCMLayout.parse(cursor, size: nil, path: path) {
                 cursor.stopRetaining()
                 return AudioFile(streamPath: path, layout: layout, cursor: cursor, ownedDescriptor: owned ? descriptor : nil)
             }
@@ -167,11 +182,10 @@ public final class AudioFile: Sendable {
         try makeReader().readFrames(range)
     }
 
-    /// The layout for direct PCM decoding, when the header parses and agrees with libsndfile.
-    private static func directLayout(file: CachedFile, agreeingWith format: AudioFormat) throws(SignalPathError) -> PCMLayout? {
-        guard [.wav, .wavex, .rf64, .w64, .aiff].contains(format.container),
-            let layout = try PCMLayout.parse(FileCursor(file: file, readAheadBlocks: 0), size: file.size)
-        else { return nil }
+    /// `layout`, for direct PCM decoding, when it agrees with what libsndfile read from the same
+    /// header; nil otherwise, so a header this parser misreads falls back to libsndfile.
+    private static func agreeing(_ layout: PCMLayout, with format: AudioFormat) -> PCMLayout? {
+        guard parsedContainers.contains(format.container) else { return nil }
         let agrees =
             layout.channels == format.channels && layout.sampleRate == format.sampleRate
             && layout.frames == format.frames && layout.encoding.sampleFormat == format.sampleFormat

@@ -89,16 +89,16 @@ final class SndFile {
     // MARK: - Translating libsndfile's format codes
 
     private static func format(of info: SF_INFO, path: String) throws(SignalPathError) -> AudioFormat {
-        guard info.channels > 0 else { throw .malformed(path: path, reason: "no audio channels") }
-        guard info.samplerate > 0 else { throw .malformed(path: path, reason: "sample rate is \(info.samplerate) Hz") }
+        let channels = try AudioFormat.usableChannelCount(Int(info.channels), path: path)
+        let sampleRate = try AudioFormat.usableSampleRate(Double(info.samplerate), path: path)
         let major = Int(info.format) & SF_FORMAT_TYPEMASK
         let subtype = Int(info.format) & SF_FORMAT_SUBMASK
         let frames: Int64? = info.frames >= 0 && info.frames < Int64.max / 2 ? info.frames : nil
         return AudioFormat(
             container: container(major: major),
             sampleFormat: sampleFormat(subtype: subtype),
-            sampleRate: Int(info.samplerate),
-            channels: Int(info.channels),
+            sampleRate: sampleRate,
+            channels: channels,
             frames: frames)
     }
 
