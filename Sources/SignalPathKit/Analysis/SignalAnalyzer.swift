@@ -16,6 +16,8 @@ public struct SignalAnalyzer: Sendable {
     /// The spectrum parameters in use (the window shrinks to a range shorter than it).
     public let spectrum: SpectrumParameters
     let weighting: KWeighting
+    /// False at rates outside `Loudness.measurableSampleRates`: loudness is then null.
+    let measuresLoudness: Bool
     let channelWeights: [Double]
     /// Frames per chunk: a whole number of spectrum hops.
     let chunkFrames: Int
@@ -35,22 +37,32 @@ public struct SignalAnalyzer: Sendable {
             spectrum.windowSize = max(2, Int(frames.count))
         }
         self.spectrum = spectrum
-        weighting = KWeighting(sampleRate: file.format.sampleRate)
+        let rate = file.format.sampleRate
+        weighting = KWeighting(sampleRate: rate)
+        measuresLoudness = Loudness.measurableSampleRates.contains(rate)
         channelWeights = Loudness.channelWeights(channels: file.format.channels)
         let hop = spectrum.hop
         chunkFrames = hop * max(1, min(128, Self.chunkSamples / (hop * file.format.channels)))
-        settlingFrames = max(weighting.settlingFrames, TruePeakMeter.taps)
+        // The filter's settling time is ~0.19 s of audio, so its frames grow with the rate (4 × 10⁸
+        // at 2 GHz): no more than the range holds, where they would be read for nothing, and none
+        // for a filter whose loudness is not reported.
+        let settling = max(measuresLoudness ? weighting.settlingFrames : 0, TruePeakMeter.taps)
+        settlingFrames = min(settling, Int(clamping: frames.upperBound == Int64.max ? Int64.max : Int64(frames.count)))
     }
 
     /// The frames in the range, or nil for a stream that has not ended.
     var knownLength: Int64? { frames.upperBound == Int64.max ? nil : Int64(frames.count) }
 
+    /// Frames per second that make a sub-block: the rate, but at least 10, so that below 10 Hz a
+    /// "100 ms" block is one frame rather than none.
+    private var subBlockRate: Int64 { Int64(max(10, file.format.sampleRate)) }
+
     /// Where 100 ms sub-block `index` starts, relative to the range.
-    func subBlockStart(_ index: Int) -> Int64 { Int64(index) * Int64(file.format.sampleRate) / 10 }
+    func subBlockStart(_ index: Int) -> Int64 { Int64(index) * subBlockRate / 10 }
 
     /// The sub-block holding relative frame `frame`.
     func subBlock(containing frame: Int64) -> Int {
-        var index = Int(frame * 10 / Int64(file.format.sampleRate))
+        var index = Int(frame * 10 / subBlockRate)
         while subBlockStart(index + 1) <= frame { index += 1 }
         return index
     }
