@@ -97,6 +97,10 @@ public final class AudioFile: Sendable {
                 format.framesPromised = promised
             }
         }
+        if format.container == .flac, let frames = format.frames, let present = Self.decodableFrames(of: file, promised: frames) {
+            format.frames = present
+            format.framesPromised = frames
+        }
         path = file.path
         self.format = format
         metadata = probe.metadata
@@ -107,6 +111,31 @@ public final class AudioFile: Sendable {
         if decoding == .directPCM && layout == nil {
             throw SignalPathError.invalidRequest(path: path, reason: "not plain PCM in WAV, RF64, Wave64 or AIFF")
         }
+    }
+
+    /// The frames a FLAC file holds when it is cut short of the count its STREAMINFO promises
+    /// (libsndfile reports that count, and decoding then fails at the cut with "lost sync"); nil
+    /// when the last promised frame decodes. Found by bisection on the frames where a seek and a
+    /// one-frame read still succeed: at the first frame of the FLAC frame that the cut broke. Only
+    /// FLAC: libsndfile's counts for Ogg and PCM come from what the file holds, and MP3's is an
+    /// estimate that a seek to its end need not meet.
+    private static func decodableFrames(of file: CachedFile, promised: Int64) -> Int64? {
+        func decodes(_ frame: Int64) -> Bool {
+            // A fresh decoder for each probe: libFLAC keeps no usable state after a failed seek.
+            guard let probe = try? SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0), path: file.path),
+                probe.seek(toFrame: frame)
+            else { return false }
+            var frame = [Float](repeating: 0, count: probe.format.channels)
+            return (try? probe.read(into: &frame, at: 0, frames: 1)) == 1
+        }
+        guard promised > 0, !decodes(promised - 1) else { return nil }
+        // Frames before `present` decode; frame `missing` does not.
+        var present: Int64 = 0, missing = promised - 1
+        while present < missing {
+            let middle = present + (missing - present) / 2
+            if decodes(middle) { present = middle + 1 } else { missing = middle }
+        }
+        return present
     }
 
     /// The containers whose headers `PCMLayout` reads.

@@ -84,6 +84,7 @@ extension SignalAnalysis {
                     "container": .string(format.container.rawValue), "sample_format": .string(format.sampleFormat.identifier),
                     "sample_rate": .integer(Int64(format.sampleRate)), "channels": .integer(Int64(format.channels)),
                     "frames": format.frames.map { .integer($0) } ?? .null,
+                    "truncated": .bool(format.isTruncated), "frames_promised": format.framesPromised.map { .integer($0) } ?? .null,
                     "duration_s": .number(format.duration.map { Self.rounded($0) }),
                 ])),
             .init(

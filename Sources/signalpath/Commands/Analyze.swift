@@ -94,7 +94,7 @@ struct Analyze: AsyncParsableCommand {
         _ path: String, timeRange: TimeRange, settings: AnalysisSettings,
         workers: Int
     ) async throws(SignalPathError) -> SignalAnalysis {
-        let file = try AudioFile.open(path)
+        let file = try AudioFile.openNoting(path)
         let frames = try timeRange.frames(in: path, sampleRate: file.format.sampleRate, frames: file.format.frames)
         let progress = ProgressLine(label: "analyze \(path)")
         defer { progress.finish() }

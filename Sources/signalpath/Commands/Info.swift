@@ -22,7 +22,7 @@ struct Info: ParsableCommand {
         let format = output.resolved(fallback: .text)
         for path in input.files {
             do throws(SignalPathError) {
-                let info = try FileInfo(file: AudioFile.open(path))
+                let info = try FileInfo(file: AudioFile.openNoting(path, use: nil))
                 switch format {
                 case .text, .plot: print((reports.isEmpty ? "" : "\n") + info.text)
                 case .ndjson: print(JSONValue.object([.init("schema", .string(FileInfo.schema))] + info.jsonMembers).serialized())

@@ -53,7 +53,7 @@ struct Spectrogram: AsyncParsableCommand {
         var documents: [JSONValue] = []
         for (index, path) in input.files.enumerated() {
             do throws(SignalPathError) {
-                let file = try AudioFile.open(path)
+                let file = try AudioFile.openNoting(path)
                 let frames = try timeRange.frames(in: path, sampleRate: file.format.sampleRate, frames: file.format.frames)
                 let parameters = engine.parameters(sampleRate: file.format.sampleRate)
                 switch format {

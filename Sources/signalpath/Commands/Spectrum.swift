@@ -86,7 +86,7 @@ struct Spectrum: AsyncParsableCommand {
     }
 
     private func analyse(_ path: String, timeRange: TimeRange, presentation: SpectrumPresentation) async throws(SignalPathError) -> SpectrumReport {
-        let file = try AudioFile.open(path)
+        let file = try AudioFile.openNoting(path)
         let frames = try timeRange.frames(in: path, sampleRate: file.format.sampleRate, frames: file.format.frames)
         let analyzer = try SpectrumAnalyzer(
             file: file, frames: frames, channels: show.channels,
