@@ -186,12 +186,18 @@ private func sndFileLength(_ userData: UnsafeMutableRawPointer?) -> sf_count_t {
 
 private func sndFileSeek(_ offset: sf_count_t, _ whence: Int32, _ userData: UnsafeMutableRawPointer?) -> sf_count_t {
     let cursor = cursor(userData)
+    let base: Int64
     switch whence {
-    case SEEK_SET: cursor.seek(to: offset)
-    case SEEK_CUR: cursor.seek(to: cursor.position + offset)
-    case SEEK_END: cursor.seek(to: cursor.file.size + offset)
+    case SEEK_SET: base = 0
+    case SEEK_CUR: base = cursor.position
+    case SEEK_END: base = cursor.file.size
     default: return -1
     }
+    // As lseek: -1 for a position before the start or past Int64 (libsndfile skips a chunk by its
+    // declared size, up to 2⁶³ − 1 in an RF64 ds64 chunk: the sum overflowed and trapped).
+    let (target, overflow) = base.addingReportingOverflow(offset)
+    guard !overflow, target >= 0 else { return -1 }
+    cursor.seek(to: target)
     return cursor.position
 }
 
