@@ -79,7 +79,7 @@ struct Replay: ParsableCommand {
         StopSignals.install()
         do throws(SignalPathError) {
             let player = try ReplayPlayer(path: file, fftSize: fftSize, bands: bands.flatMap(PresentationOptions.fraction))
-            AudioFile.noteTruncation(of: player.file, use: "replaying those")
+            try AudioFile.note(player.file, use: "replaying those")
             var options = ReplayRunner.Options()
             options.from = from.flatMap(TimeRange.seconds) ?? 0
             options.speed = speed
