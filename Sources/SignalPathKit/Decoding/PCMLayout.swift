@@ -135,9 +135,15 @@ private struct HeaderParser {
                 var header = Header(sampleRate: format.sampleRate, channels: format.channels, layout: nil)
                 guard let encoding = format.encoding, format.blockAlign == encoding.bytesPerSample * format.channels else { return header }
                 var declared = UInt64(size32)
-                if isRF64, size32 == 0xFFFF_FFFF, let dataSize64 { declared = dataSize64 }
-                let placeholder =
-                    size32 == 0 || size32 >= 0x7FFF_0000 && !(isRF64 && dataSize64 != nil) || declared == UInt64.max
+                if isRF64, size32 == 0xFFFF_FFFF, let dataSize64 {
+                    // As ffmpeg (which reads it as negative): no file holds 2⁶³ bytes, and libsndfile
+                    // refused such a file ("Unspecified internal error") that a pipe would pass.
+                    guard dataSize64 < 1 << 63 else {
+                        throw .malformed(path: path, reason: "the ds64 chunk's data size (\(dataSize64) bytes) is larger than any file")
+                    }
+                    declared = dataSize64
+                }
+                let placeholder = size32 == 0 || size32 >= 0x7FFF_0000 && !(isRF64 && dataSize64 != nil)
                 let frames = frames(declared: declared, offset: body, bytesPerFrame: format.blockAlign, placeholder: placeholder)
                 header.layout = PCMLayout(
                     container: isRF64 ? .rf64 : (format.extensible ? .wavex : .wav), encoding: encoding,
