@@ -95,6 +95,30 @@ struct HeaderSweepTests {
         #expect(all.isEmpty, "\(all.count) problems:\n\(all.prefix(30).joined(separator: "\n"))")
     }
 
+    @Test("a header read from a pipe gets the same answer as from a file: rates, channels, block alignment, sizes")
+    func streamsAgree() throws {
+        let fields = [
+            "fmt sample rate", "COMM sample rate", "fmt channels", "COMM channels", "fmt block align", "fmt bits per sample", "COMM sample size",
+            "data size", "ds64 data size", "ds64 sample count", "ds64 RIFF size", "COMM frames", "SSND offset",
+        ]
+        let cases = HeaderSweep.cases().filter { $0.field.map(fields.contains) ?? false }
+        #expect(cases.count > 60)
+        let problems = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: cases.count) { index in
+            let sweepCase = cases[index]
+            let path = scratch.write(sweepCase.name, sweepCase.bytes)
+            guard let file = try? run(signalpath, ["info", path]), let stream = try? run(signalpath, ["info", "-"], input: Data(sweepCase.bytes))
+            else { return problems.withLock { $0.append("\(sweepCase.name): could not run") } }
+            let fileReason = file.status == 0 ? "" : file.stderr.replacingOccurrences(of: path, with: "-")
+            let streamReason = stream.status == 0 ? "" : stream.stderr
+            if file.status != stream.status || fileReason != streamReason {
+                problems.withLock { $0.append("\(sweepCase.name): file \(file.status) '\(fileReason)', stream \(stream.status) '\(streamReason)'") }
+            }
+        }
+        let all = problems.withLock { $0 }
+        #expect(all.isEmpty, "\(all.count) differ:\n\(all.prefix(20).joined(separator: "\n"))")
+    }
+
     /// The problems with one run's result, and each file's outcome: "" when analysed, else the reason.
     static func check(_ result: ProcessResult, command: [String], files: [String], cases: [String: HeaderSweep.Case]) -> (
         problems: [String], outcomes: [String: String]

@@ -156,7 +156,7 @@ public struct PCMFileBuilder: Sendable {
         body.u16(extensible ? 0xFFFE : formatTag, "fmt format tag")
         body.u16(UInt16(channels), "fmt channels")
         body.u32(UInt32(sampleRate), "fmt sample rate")
-        body.u32(UInt32(sampleRate * bytesPerFrame), "fmt byte rate")
+        body.u32(UInt32(truncatingIfNeeded: sampleRate * bytesPerFrame), "fmt byte rate")  // readers ignore it; at 2³¹ Hz it overflows
         body.u16(UInt16(bytesPerFrame), "fmt block align")
         body.u16(UInt16(encoding.bits), "fmt bits per sample")
         if extensible {
