@@ -145,7 +145,7 @@ fuzz: setup
 	cp -n Samples/*.wav Samples/*.rf64 Samples/*.flac Samples/*.ogg Samples/*.opus Fuzz/Corpus/audio/ 2>/dev/null || true
 	printf '1.5s..3s' > Fuzz/Corpus/range/seed1; printf '00:01:02.5..00:01:05' > Fuzz/Corpus/range/seed2; printf 'kaiser:8.6' > Fuzz/Corpus/range/seed3
 	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp:print_suppressions=0 $(FUZZ_BUILD)/FuzzAudio -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-	  -rss_limit_mb=2048 -artifact_prefix=Fuzz/Crashes/audio- -print_final_stats=1 Fuzz/Corpus/audio 2>&1 | grep -vE "resync|^Note:"
+	  -dict=Fuzz/audio.dict -rss_limit_mb=2048 -artifact_prefix=Fuzz/Crashes/audio- -print_final_stats=1 Fuzz/Corpus/audio 2>&1 | grep -vE "resync|^Note:"
 	SWIFT_BACKTRACE=enable=no $(FUZZ_BUILD)/FuzzRange -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Fuzz/Crashes/range- -print_final_stats=1 Fuzz/Corpus/range
 
 # The test suite under the sanitizers (not part of `make test`: each run rebuilds everything).
