@@ -125,8 +125,8 @@ public final class AudioFile: Sendable {
             guard let probe = try? SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0), path: file.path),
                 probe.seek(toFrame: frame)
             else { return false }
-            var frame = [Float](repeating: 0, count: probe.format.channels)
-            return (try? probe.read(into: &frame, at: 0, frames: 1)) == 1
+            var samples = [Float](repeating: 0, count: probe.format.channels)
+            return (try? probe.read(into: &samples, at: 0, frames: 1)) == 1
         }
         guard promised > 0, !decodes(promised - 1) else { return nil }
         // Frames before `present` decode; frame `missing` does not.
