@@ -8,7 +8,7 @@ import SignalPathTestSupport
 /// command. Each file is either refused with one line `signalpath: FILE: reason` (exit 64, 65 or
 /// 66), or analysed: exit 0 and output that parses, with no NaN or infinity anywhere.
 ///
-/// Cost: the commands that take several files get 16 per process (a process's start-up is most of
+/// Cost: the commands that take several files get 32 per process (a process's start-up is most of
 /// the work on a small file); `replay`, which takes one, gets each file alone, and its exit code is
 /// the per-file check of the exit code. At most as many processes at once as there are cores.
 @Suite("header sweep: boundary values of every header field, through every command")
@@ -23,8 +23,8 @@ struct HeaderSweepTests {
         ["spectrum", "--format", "json", "--fft-size", "256", "--peaks", "3", "--weighting", "A"],
         ["spectrogram", "--format", "json", "--fft-size", "64"],
     ]
-    static let replay = ["replay", "--no-realtime", "--fps", "1", "--fft-size", "256"]
-    static let batchSize = 16
+    static let replay = ["replay", "--no-realtime", "--fps", "1", "--fft-size", "64"]
+    static let batchSize = 32
     /// Generous: the limit is there to catch a hang, not to time anything.
     static let timeout = 30.0
     /// Address space per process, in KiB: a file of 240 frames needs ~25 MB, so work or memory
@@ -97,10 +97,7 @@ struct HeaderSweepTests {
 
     @Test("a header read from a pipe gets the same answer as from a file: rates, channels, block alignment, sizes")
     func streamsAgree() throws {
-        let fields = [
-            "fmt sample rate", "COMM sample rate", "fmt channels", "COMM channels", "fmt block align", "fmt bits per sample", "COMM sample size",
-            "data size", "ds64 data size", "ds64 sample count", "ds64 RIFF size", "COMM frames", "SSND offset",
-        ]
+        let fields = ["fmt sample rate", "COMM sample rate", "fmt channels", "COMM channels", "fmt block align", "data size", "ds64 data size", "COMM frames"]
         let cases = HeaderSweep.cases().filter { $0.field.map(fields.contains) ?? false }
         #expect(cases.count > 60)
         let problems = Mutex<[String]>([])
