@@ -137,6 +137,15 @@ public struct PCMFileBuilder: Sendable {
 
     /// The header for `dataBytes` bytes of samples, which follow it directly.
     public func header(dataBytes: UInt64) -> [UInt8] {
+        layout(dataBytes: dataBytes).bytes
+    }
+
+    /// The numeric fields of `header(dataBytes:)`, each where the specification puts it.
+    public func headerFields(dataBytes: UInt64) -> [HeaderField] {
+        layout(dataBytes: dataBytes).fields
+    }
+
+    private func layout(dataBytes: UInt64) -> HeaderWriter {
         switch container {
         case .wav: return riffHeader(dataBytes: dataBytes, extensible: false)
         case .wavExtensible: return riffHeader(dataBytes: dataBytes, extensible: true)
@@ -148,108 +157,110 @@ public struct PCMFileBuilder: Sendable {
 
     private var formatTag: UInt16 { encoding.isFloat ? 3 : 1 }
 
-    private func fmtBody(extensible: Bool) -> [UInt8] {
-        var body = LE()
-        body.u16(extensible ? 0xFFFE : formatTag)
-        body.u16(UInt16(channels))
-        body.u32(UInt32(sampleRate))
-        body.u32(UInt32(sampleRate * bytesPerFrame))
-        body.u16(UInt16(bytesPerFrame))
-        body.u16(UInt16(encoding.bits))
+    /// WAVEFORMATEX (and WAVEFORMATEXTENSIBLE), as in RIFF WAVE, RF64 and Wave64.
+    private func fmtBody(extensible: Bool) -> HeaderWriter {
+        var body = HeaderWriter(bigEndian: false)
+        body.u16(extensible ? 0xFFFE : formatTag, "fmt format tag")
+        body.u16(UInt16(channels), "fmt channels")
+        body.u32(UInt32(sampleRate), "fmt sample rate")
+        body.u32(UInt32(truncatingIfNeeded: sampleRate * bytesPerFrame), "fmt byte rate")  // readers ignore it; at 2³¹ Hz it overflows
+        body.u16(UInt16(bytesPerFrame), "fmt block align")
+        body.u16(UInt16(encoding.bits), "fmt bits per sample")
         if extensible {
-            body.u16(22)
-            body.u16(UInt16(encoding.bits))
-            body.u32(channelMask ?? (channels == 1 ? 0x4 : (channels == 2 ? 0x3 : 0)))
-            body.u16(formatTag)
+            body.u16(22, "fmt extension size")
+            body.u16(UInt16(encoding.bits), "fmt valid bits")
+            body.u32(channelMask ?? (channels == 1 ? 0x4 : (channels == 2 ? 0x3 : 0)), "fmt channel mask")
+            body.u16(formatTag, "fmt sub-format")
             body.bytes += [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
         } else if encoding.isFloat {
-            body.u16(0)
+            body.u16(0, "fmt extension size")
         }
-        return body.bytes
+        return body
     }
 
-    private func riffHeader(dataBytes: UInt64, extensible: Bool) -> [UInt8] {
+    private func riffHeader(dataBytes: UInt64, extensible: Bool) -> HeaderWriter {
         let fmt = fmtBody(extensible: extensible)
-        var out = LE()
+        var out = HeaderWriter(bigEndian: false)
         out.tag("RIFF")
-        out.u32(UInt32(truncatingIfNeeded: 4 + 8 + UInt64(fmt.count) + 8 + dataBytes + dataBytes % 2))
+        out.u32(UInt32(truncatingIfNeeded: 4 + 8 + UInt64(fmt.bytes.count) + 8 + dataBytes + dataBytes % 2), "RIFF size")
         out.tag("WAVE")
         out.tag("fmt ")
-        out.u32(UInt32(fmt.count))
-        out.bytes += fmt
+        out.u32(UInt32(fmt.bytes.count), "fmt size")
+        out.append(fmt)
         out.tag("data")
-        out.u32(UInt32(truncatingIfNeeded: dataBytes))
-        return out.bytes
+        out.u32(UInt32(truncatingIfNeeded: dataBytes), "data size")
+        return out
     }
 
-    private func rf64Header(dataBytes: UInt64) -> [UInt8] {
+    private func rf64Header(dataBytes: UInt64) -> HeaderWriter {
         let fmt = fmtBody(extensible: channelMask != nil)
-        var out = LE()
+        var out = HeaderWriter(bigEndian: false)
         out.tag("RF64")
-        out.u32(0xFFFF_FFFF)
+        out.u32(0xFFFF_FFFF, "RF64 size")
         out.tag("WAVE")
         out.tag("ds64")
-        out.u32(28)
-        out.u64(4 + 36 + 8 + UInt64(fmt.count) + 8 + dataBytes + dataBytes % 2)  // RIFF size
-        out.u64(dataBytes)
-        out.u64(dataBytes / UInt64(bytesPerFrame))  // sample count
-        out.u32(0)  // no table entries
+        out.u32(28, "ds64 size")
+        out.u64(4 + 36 + 8 + UInt64(fmt.bytes.count) + 8 + dataBytes + dataBytes % 2, "ds64 RIFF size")
+        out.u64(dataBytes, "ds64 data size")
+        out.u64(dataBytes / UInt64(bytesPerFrame), "ds64 sample count")
+        out.u32(0, "ds64 table length")  // no table entries
         out.tag("fmt ")
-        out.u32(UInt32(fmt.count))
-        out.bytes += fmt
+        out.u32(UInt32(fmt.bytes.count), "fmt size")
+        out.append(fmt)
         out.tag("data")
-        out.u32(0xFFFF_FFFF)
-        return out.bytes
+        out.u32(0xFFFF_FFFF, "data size")
+        return out
     }
 
     private static let w64GUIDTail: [UInt8] = [0xF3, 0xAC, 0xD3, 0x11, 0x8C, 0xD1, 0x00, 0xC0, 0x4F, 0x8E, 0xDB, 0x8A]
 
-    private func w64Header(dataBytes: UInt64) -> [UInt8] {
+    private func w64Header(dataBytes: UInt64) -> HeaderWriter {
         let fmt = fmtBody(extensible: channelMask != nil)
-        let fmtChunk = 24 + UInt64(fmt.count)
+        let fmtChunk = 24 + UInt64(fmt.bytes.count)
         let fmtPadded = (fmtChunk + 7) / 8 * 8
-        var out = LE()
+        var out = HeaderWriter(bigEndian: false)
         out.bytes += [0x72, 0x69, 0x66, 0x66, 0x2E, 0x91, 0xCF, 0x11, 0xA5, 0xD6, 0x28, 0xDB, 0x04, 0xC1, 0x00, 0x00]
-        out.u64(40 + fmtPadded + 24 + dataBytes)
+        out.u64(40 + fmtPadded + 24 + dataBytes, "riff size")
         out.bytes += Array("wave".utf8) + Self.w64GUIDTail
         out.bytes += Array("fmt ".utf8) + Self.w64GUIDTail
-        out.u64(fmtChunk)
-        out.bytes += fmt + [UInt8](repeating: 0, count: Int(fmtPadded - fmtChunk))
+        out.u64(fmtChunk, "fmt size")
+        out.append(fmt)
+        out.bytes += [UInt8](repeating: 0, count: Int(fmtPadded - fmtChunk))
         out.bytes += Array("data".utf8) + Self.w64GUIDTail
-        out.u64(24 + dataBytes)
-        return out.bytes
+        out.u64(24 + dataBytes, "data size")
+        return out
     }
 
-    private func aiffHeader(dataBytes: UInt64) -> [UInt8] {
+    private func aiffHeader(dataBytes: UInt64) -> HeaderWriter {
         let isAIFC = container == .aifcSowt
-        var comm = BE()
-        comm.u16(UInt16(channels))
-        comm.u32(UInt32(dataBytes / UInt64(bytesPerFrame)))
-        comm.u16(UInt16(encoding.bits))
-        comm.bytes += Self.extended(Double(sampleRate))
+        var comm = HeaderWriter(bigEndian: true)
+        comm.u16(UInt16(channels), "COMM channels")
+        comm.u32(UInt32(dataBytes / UInt64(bytesPerFrame)), "COMM frames")
+        comm.u16(UInt16(encoding.bits), "COMM sample size")
+        comm.extended(Double(sampleRate), "COMM sample rate")
         if isAIFC {
             comm.tag("sowt")
             comm.bytes += [0]  // empty Pascal string, padded to even length
             comm.bytes += [0]
         }
-        var out = BE()
+        var out = HeaderWriter(bigEndian: true)
         out.tag("FORM")
         let formSize = 4 + (isAIFC ? 12 : 0) + 8 + UInt64(comm.bytes.count) + 8 + 8 + dataBytes + dataBytes % 2
-        out.u32(UInt32(truncatingIfNeeded: formSize))
+        out.u32(UInt32(truncatingIfNeeded: formSize), "FORM size")
         out.tag(isAIFC ? "AIFC" : "AIFF")
         if isAIFC {
             out.tag("FVER")
-            out.u32(4)
-            out.u32(0xA280_5140)
+            out.u32(4, "FVER size")
+            out.u32(0xA280_5140, "FVER timestamp")
         }
         out.tag("COMM")
-        out.u32(UInt32(comm.bytes.count))
-        out.bytes += comm.bytes
+        out.u32(UInt32(comm.bytes.count), "COMM size")
+        out.append(comm)
         out.tag("SSND")
-        out.u32(UInt32(truncatingIfNeeded: 8 + dataBytes))
-        out.u32(0)  // offset
-        out.u32(0)  // block size
-        return out.bytes
+        out.u32(UInt32(truncatingIfNeeded: 8 + dataBytes), "SSND size")
+        out.u32(0, "SSND offset")
+        out.u32(0, "SSND block size")
+        return out
     }
 
     /// 80-bit IEEE 754 extended precision, big-endian, as AIFF stores its sample rate.
@@ -261,25 +272,48 @@ public struct PCMFileBuilder: Sendable {
             mantissa <<= 1
             exponent -= 1
         }
-        var out = BE()
-        out.u16(UInt16(exponent))
-        out.u64(mantissa)
-        return out.bytes
+        return ExtendedFloat(exponent: UInt16(exponent), mantissa: mantissa).bytes
+    }
+}
+
+/// A header under construction, recording where each numeric field goes.
+private struct HeaderWriter {
+    let bigEndian: Bool
+    var bytes: [UInt8] = []
+    var fields: [HeaderField] = []
+
+    init(bigEndian: Bool) {
+        self.bigEndian = bigEndian
+    }
+
+    mutating func tag(_ text: String) { bytes += Array(text.utf8) }
+    mutating func u16(_ value: UInt16, _ name: String) { integer(UInt64(value), width: 2, name) }
+    mutating func u32(_ value: UInt32, _ name: String) { integer(UInt64(value), width: 4, name) }
+    mutating func u64(_ value: UInt64, _ name: String) { integer(value, width: 8, name) }
+
+    mutating func extended(_ value: Double, _ name: String) {
+        fields.append(HeaderField(name: name, offset: bytes.count, width: 10, bigEndian: true, isExtended: true))
+        bytes += PCMFileBuilder.extended(value)
+    }
+
+    /// Appends `other`, with its fields moved to where its bytes land.
+    mutating func append(_ other: HeaderWriter) {
+        fields += other.fields.map { field in
+            var moved = field
+            moved.offset += bytes.count
+            return moved
+        }
+        bytes += other.bytes
+    }
+
+    private mutating func integer(_ value: UInt64, width: Int, _ name: String) {
+        fields.append(HeaderField(name: name, offset: bytes.count, width: width, bigEndian: bigEndian, isExtended: false))
+        bytes += HeaderField.encode(value, width: width, bigEndian: bigEndian)
     }
 }
 
 private struct LE {
     var bytes: [UInt8] = []
     mutating func tag(_ text: String) { bytes += Array(text.utf8) }
-    mutating func u16(_ value: UInt16) { for i in 0..<2 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) } }
     mutating func u32(_ value: UInt32) { for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) } }
-    mutating func u64(_ value: UInt64) { for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) } }
-}
-
-private struct BE {
-    var bytes: [UInt8] = []
-    mutating func tag(_ text: String) { bytes += Array(text.utf8) }
-    mutating func u16(_ value: UInt16) { for i in (0..<2).reversed() { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) } }
-    mutating func u32(_ value: UInt32) { for i in (0..<4).reversed() { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) } }
-    mutating func u64(_ value: UInt64) { for i in (0..<8).reversed() { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) } }
 }

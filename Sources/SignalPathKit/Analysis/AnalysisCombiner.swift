@@ -78,7 +78,10 @@ final class AnalysisCombiner {
         var wholeSubBlocks = 0
         while wholeSubBlocks < weightedEnergy.count && analyzer.subBlockStart(wholeSubBlocks + 1) <= length { wholeSubBlocks += 1 }
         let subBlockFrames = (0..<wholeSubBlocks).map { Int(analyzer.subBlockStart($0 + 1) - analyzer.subBlockStart($0)) }
-        let loudness = Loudness(subBlockEnergy: Array(weightedEnergy.prefix(wholeSubBlocks)), subBlockFrames: subBlockFrames)
+        let loudness =
+            analyzer.measuresLoudness
+            ? Loudness(subBlockEnergy: Array(weightedEnergy.prefix(wholeSubBlocks)), subBlockFrames: subBlockFrames)
+            : Loudness(subBlockEnergy: [], subBlockFrames: [])
 
         let spectrum = makeSpectrum(frames: frames)
         let meanSquare = spectrum?.meanSquare() ?? []

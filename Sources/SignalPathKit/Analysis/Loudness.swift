@@ -16,6 +16,12 @@ public struct Loudness: Sendable, Equatable {
     /// The loudest 3 s block (short-term loudness), ungated.
     public var shortTermMax: Double?
 
+    /// The sample rates at which loudness is measured (null outside): from 3 364 Hz, below which
+    /// the K-filter's 1.68 kHz shelf lies above Nyquist and the filter is unstable, to 2 822 400 Hz
+    /// (DSD64 as PCM), libebur128's limit; beyond it the filter's settling time, ~0.19 s of audio,
+    /// is more frames than a chunk of the analysis.
+    public static let measurableSampleRates = 3364...2_822_400
+
     public static let absoluteGate = -70.0
     public static let relativeGate = -10.0
     public static let rangeRelativeGate = -20.0

@@ -19,6 +19,8 @@ public struct SignalAnalyzer: Sendable {
     /// The bins of the distortion band, whose strongest bin each segment records; nil when no bin
     /// falls in the band.
     let distortionBins: ClosedRange<Int>?
+    /// False at rates outside `Loudness.measurableSampleRates`: loudness is then null.
+    let measuresLoudness: Bool
     let channelWeights: [Double]
     /// Frames per chunk: a whole number of spectrum hops.
     let chunkFrames: Int
@@ -35,12 +37,18 @@ public struct SignalAnalyzer: Sendable {
         self.settings = settings
         let spectrum = settings.spectrum.fitted(to: frames)
         self.spectrum = spectrum
-        weighting = KWeighting(sampleRate: file.format.sampleRate)
-        distortionBins = Distortion.bins(sampleRate: file.format.sampleRate, fftSize: spectrum.fftSize)
+        let rate = file.format.sampleRate
+        weighting = KWeighting(sampleRate: rate)
+        measuresLoudness = Loudness.measurableSampleRates.contains(rate)
         channelWeights = Loudness.channelWeights(layout: file.format.channelLayout)
+        distortionBins = Distortion.bins(sampleRate: rate, fftSize: spectrum.fftSize)
         let hop = spectrum.hop
         chunkFrames = hop * max(1, min(128, Self.chunkSamples / (hop * file.format.channels)))
-        settlingFrames = max(weighting.settlingFrames, TruePeakMeter.taps)
+        // The filter's settling time is ~0.19 s of audio, so its frames grow with the rate (4 × 10⁸
+        // at 2 GHz): no more than the range holds, where they would be read for nothing, and none
+        // for a filter whose loudness is not reported.
+        let settling = max(measuresLoudness ? weighting.settlingFrames : 0, TruePeakMeter.taps)
+        settlingFrames = min(settling, Int(clamping: frames.upperBound == Int64.max ? Int64.max : Int64(frames.count)))
     }
 
     /// The frames in the range, or nil for a stream that has not ended.
@@ -51,7 +59,7 @@ public struct SignalAnalyzer: Sendable {
 
     /// The sub-block holding relative frame `frame`.
     func subBlock(containing frame: Int64) -> Int {
-        var index = Int(frame * 10 / Int64(file.format.sampleRate))
+        var index = Int(frame * 10 / Int64(max(10, file.format.sampleRate)))
         while subBlockStart(index + 1) <= frame { index += 1 }
         return index
     }
@@ -131,7 +139,9 @@ struct SubBlockPieces: Sequence, IteratorProtocol {
     }
 
     /// Where sub-block `index` starts: frame ⌊index · rate / 10⌋.
-    static func start(of index: Int, sampleRate: Int) -> Int64 { Int64(index) * Int64(sampleRate) / 10 }
+    /// Where sub-block `index` starts. Frames per second that make a sub-block: the rate, but at
+    /// least 10, so that below 10 Hz a "100 ms" block is one frame rather than none.
+    static func start(of index: Int, sampleRate: Int) -> Int64 { Int64(index) * Int64(Swift.max(10, sampleRate)) / 10 }
 
     mutating func next() -> (frames: Range<Int64>, slot: Int)? {
         guard frame < end else { return nil }

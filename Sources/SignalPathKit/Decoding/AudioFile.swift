@@ -84,10 +84,25 @@ public final class AudioFile: Sendable {
     /// Opens the audio in `file`.
     public init(file: CachedFile, decoding: Decoding = .automatic) throws(SignalPathError) {
         // Opening reads headers only: no read-ahead, so `info` on a huge file reads one block.
+        // signalpath's own parser reads WAV, RF64, Wave64 and AIFF headers first, whatever the
+        // encoding and decoder, so that a rate or channel count that is not usable is refused the
+        // same way on every path (libsndfile would read an AIFF rate of 0 Hz as 1 Hz).
+        let header = try PCMLayout.parseHeader(FileCursor(file: file, readAheadBlocks: 0), size: file.size, path: file.path)
         let probe = try SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0), path: file.path)
-        path = file.path
-        let layout = decoding == .libsndfile ? nil : try AudioFile.directLayout(file: file, agreeingWith: probe.format)
         var format = probe.format
+        if let header, Self.parsedContainers.contains(format.container) {
+            // The header's own rate: libsndfile reads AIFF rates of 2³⁰ Hz and more as 800 000 000.
+            format.sampleRate = header.sampleRate
+            if let promised = header.layout?.framesPromised, let frames = format.frames, promised > frames {
+                format.framesPromised = promised
+            }
+        }
+        if format.container == .flac, let frames = format.frames, let present = Self.decodableFrames(of: file, promised: frames) {
+            format.frames = present
+            format.framesPromised = frames
+        }
+        path = file.path
+        let layout = decoding == .libsndfile ? nil : header?.layout.flatMap { Self.agreeing($0, with: format) }
         // The channel mask as the WAVE specification reads it, also where libsndfile skips reserved bits.
         if let stated = layout?.channelLayout { format.channelLayout = stated }
         self.format = format
@@ -101,6 +116,34 @@ public final class AudioFile: Sendable {
         }
     }
 
+    /// The frames a FLAC file holds when it is cut short of the count its STREAMINFO promises
+    /// (libsndfile reports that count, and decoding then fails at the cut with "lost sync"); nil
+    /// when the last promised frame decodes. Found by bisection on the frames where a seek and a
+    /// one-frame read still succeed: at the first frame of the FLAC frame that the cut broke. Only
+    /// FLAC: libsndfile's counts for Ogg and PCM come from what the file holds, and MP3's is an
+    /// estimate that a seek to its end need not meet.
+    private static func decodableFrames(of file: CachedFile, promised: Int64) -> Int64? {
+        func decodes(_ frame: Int64) -> Bool {
+            // A fresh decoder for each probe: libFLAC keeps no usable state after a failed seek.
+            guard let probe = try? SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0), path: file.path),
+                probe.seek(toFrame: frame)
+            else { return false }
+            var samples = [Float](repeating: 0, count: probe.format.channels)
+            return (try? probe.read(into: &samples, at: 0, frames: 1)) == 1
+        }
+        guard promised > 0, !decodes(promised - 1) else { return nil }
+        // Frames before `present` decode; frame `missing` does not.
+        var present: Int64 = 0, missing = promised - 1
+        while present < missing {
+            let middle = present + (missing - present) / 2
+            if decodes(middle) { present = middle + 1 } else { missing = middle }
+        }
+        return present
+    }
+
+    /// The containers whose headers `PCMLayout` reads.
+    private static let parsedContainers: Set<Container> = [.wav, .wavex, .rf64, .w64, .aiff]
+
     /// Opens a stream: uncompressed PCM is decoded as it arrives; anything else is spooled to a
     /// temporary file first, because libsndfile seeks inside it while opening.
     private static func openStream(
@@ -109,7 +152,7 @@ public final class AudioFile: Sendable {
     ) throws(SignalPathError) -> AudioFile {
         let cursor = StreamCursor(descriptor: descriptor, path: path)
         do {
-            if decoding != .libsndfile, let layout = try PCMLayout.parse(cursor, size: nil) {
+            if decoding != .libsndfile, let layout = try PCMLayout.parse(cursor, size: nil, path: path) {
                 cursor.stopRetaining()
                 return AudioFile(streamPath: path, layout: layout, cursor: cursor, ownedDescriptor: owned ? descriptor : nil)
             }
@@ -171,11 +214,10 @@ public final class AudioFile: Sendable {
         try makeReader().readFrames(range)
     }
 
-    /// The layout for direct PCM decoding, when the header parses and agrees with libsndfile.
-    private static func directLayout(file: CachedFile, agreeingWith format: AudioFormat) throws(SignalPathError) -> PCMLayout? {
-        guard [.wav, .wavex, .rf64, .w64, .aiff].contains(format.container),
-            let layout = try PCMLayout.parse(FileCursor(file: file, readAheadBlocks: 0), size: file.size)
-        else { return nil }
+    /// `layout`, for direct PCM decoding, when it agrees with what libsndfile read from the same
+    /// header; nil otherwise, so a header this parser misreads falls back to libsndfile.
+    private static func agreeing(_ layout: PCMLayout, with format: AudioFormat) -> PCMLayout? {
+        guard parsedContainers.contains(format.container) else { return nil }
         let agrees =
             layout.channels == format.channels && layout.sampleRate == format.sampleRate
             && layout.frames == format.frames && layout.encoding.sampleFormat == format.sampleFormat

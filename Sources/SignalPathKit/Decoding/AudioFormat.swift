@@ -10,9 +10,13 @@ public struct AudioFormat: Sendable, Equatable {
     /// The loudspeaker each channel feeds, and the channels' names: the file's own layout, or
     /// without one the usual layout for the format and channel count.
     public var channelLayout: ChannelLayout
+    /// The frames the header promises, when the file holds fewer (`frames`): a file cut short,
+    /// which is analysed as far as it goes. Nil for a complete file.
+    public var framesPromised: Int64?
 
     public init(
-        container: Container, sampleFormat: SampleFormat, sampleRate: Int, channels: Int, frames: Int64?, channelLayout: ChannelLayout? = nil
+        container: Container, sampleFormat: SampleFormat, sampleRate: Int, channels: Int, frames: Int64?, framesPromised: Int64? = nil,
+        channelLayout: ChannelLayout? = nil
     ) {
         self.container = container
         self.sampleFormat = sampleFormat
@@ -22,11 +26,52 @@ public struct AudioFormat: Sendable, Equatable {
         self.channelLayout =
             channelLayout.flatMap { $0.channelCount == channels ? $0 : nil }
             ?? ChannelLayout.assumed(channels: channels, container: container, sampleFormat: sampleFormat)
+        self.framesPromised = framesPromised
     }
+
+    /// True when the file holds fewer frames than its header promises.
+    public var isTruncated: Bool { framesPromised != nil }
 
     /// Length in seconds, or nil when the frame count is unknown.
     public var duration: Double? {
         frames.map { Double($0) / Double(sampleRate) }
+    }
+}
+
+// MARK: - What is usable audio
+
+extension AudioFormat {
+    /// The sample rates signalpath reads: whole hertz from 1 to 2³¹ − 1, the range of the `int`
+    /// that holds a rate in libsndfile and in ffmpeg (which refuses larger ones too). A header that
+    /// states anything else — 0, a WAV rate of 2³¹ Hz or more, an AIFF rate below 1 Hz, infinite or
+    /// NaN — is not usable audio (exit 65), whichever decoder would read the samples. Rates inside
+    /// the range are analysed however extreme; what a measurement cannot mean at a rate (loudness
+    /// outside `Loudness.measurableSampleRates`) is null.
+    public static let usableSampleRates = 1...Int(Int32.max)
+
+    /// Channels signalpath reads: up to libsndfile's limit (`SF_MAX_CHANNELS`), for streams too.
+    public static let usableChannelCounts = 1...1024
+
+    /// The rate a header states (`stated` Hz; an AIFF rate may be fractional, and is read as its
+    /// whole part, as libsndfile does), or `malformed` when it is outside `usableSampleRates`.
+    static func usableSampleRate(_ stated: Double, path: String) throws(SignalPathError) -> Int {
+        let range = usableSampleRates
+        guard stated.isFinite, stated >= Double(range.lowerBound), stated < Double(range.upperBound) + 1 else {
+            let value = stated.isNaN ? "NaN" : stated.isInfinite ? "infinite" : "\(UnitFormat.shortest(stated)) Hz"
+            throw .malformed(
+                path: path, reason: "the header's sample rate (\(value)) is not usable: signalpath reads \(range.lowerBound) to \(range.upperBound) Hz")
+        }
+        return Int(stated.rounded(.towardZero))
+    }
+
+    /// `count`, or `malformed` when it is outside `usableChannelCounts`.
+    static func usableChannelCount(_ count: Int, path: String) throws(SignalPathError) -> Int {
+        let range = usableChannelCounts
+        guard count > 0 else { throw .malformed(path: path, reason: "no audio channels") }
+        guard range.contains(count) else {
+            throw .malformed(path: path, reason: "\(count) channels: signalpath reads \(range.lowerBound) to \(range.upperBound)")
+        }
+        return count
     }
 }
 

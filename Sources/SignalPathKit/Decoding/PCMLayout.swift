@@ -44,6 +44,9 @@ struct PCMLayout: Equatable {
     /// Whole frames present: the data chunk's size, limited to what the file holds; nil when a
     /// stream's header does not say (a writer to a pipe puts a placeholder there).
     var frames: Int64?
+    /// The frames the header promises when the file holds fewer (`frames`); nil for a complete
+    /// file, and for a stream (whose end is found by reading it).
+    var framesPromised: Int64?
     /// WAV `LIST`/`INFO` tags met before the samples (libsndfile reads tags for files; this is
     /// for streams).
     var metadata: [MetadataEntry] = []
@@ -52,10 +55,26 @@ struct PCMLayout: Equatable {
 
     var bytesPerFrame: Int { encoding.bytesPerSample * channels }
 
+    /// What a WAV, RF64, Wave64 or AIFF header states, whatever the encoding: the rate and
+    /// channels (checked against `AudioFormat.usableSampleRates` and `usableChannelCounts`), and the
+    /// layout when the samples are plain PCM.
+    struct Header: Equatable {
+        var sampleRate: Int
+        var channels: Int
+        var layout: PCMLayout?
+    }
+
     /// Parses the header read through `cursor`, or returns nil when it is not plain PCM in a
     /// container this parser knows. `size` is the file's size, nil for a stream.
-    static func parse(_ cursor: ByteCursor, size: Int64?) throws(SignalPathError) -> PCMLayout? {
-        let parser = HeaderParser(cursor: cursor, size: size ?? Int64.max, isStream: size == nil)
+    /// - Throws: `malformed` when the header states a rate or channel count that is not usable.
+    static func parse(_ cursor: ByteCursor, size: Int64?, path: String) throws(SignalPathError) -> PCMLayout? {
+        try parseHeader(cursor, size: size, path: path)?.layout
+    }
+
+    /// Parses the header read through `cursor`; nil when it is not a container this parser knows,
+    /// or is too damaged to say a rate and channel count.
+    static func parseHeader(_ cursor: ByteCursor, size: Int64?, path: String) throws(SignalPathError) -> Header? {
+        let parser = HeaderParser(cursor: cursor, size: size ?? Int64.max, isStream: size == nil, path: path)
         let start = ByteView(try cursor.bytes(in: 0..<16))
         switch start.tag(at: 0) {
         case "RIFF", "RF64", "BW64": return try parser.parseWAV(isRF64: start.tag(at: 0) != "RIFF")
@@ -69,60 +88,78 @@ struct PCMLayout: Equatable {
 /// Walks the chunks of a header; one per parse.
 private struct HeaderParser {
     typealias Encoding = PCMLayout.Encoding
+    typealias Header = PCMLayout.Header
+    /// The `fmt ` chunk of WAV, RF64 and Wave64; `encoding` is nil for what is not plain PCM.
+    typealias WAVFormat = (encoding: Encoding?, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool, channelMask: UInt32)
     let cursor: ByteCursor
     /// The file's size, or `Int64.max` for a stream.
     let size: Int64
     let isStream: Bool
+    let path: String
 
     func bytes(_ range: Range<Int64>) throws(SignalPathError) -> [UInt8] {
         try cursor.bytes(in: range)
     }
 
-    /// Frames in a data chunk of `declared` bytes starting at `offset`, or nil when a stream's
-    /// header holds a placeholder rather than a size.
-    func frames(declared: UInt64, offset: Int64, bytesPerFrame: Int, placeholder: Bool) -> Int64? {
-        if isStream && placeholder { return nil }
+    /// Frames in a data chunk of `declared` bytes starting at `offset` (nil when a stream's header
+    /// holds a placeholder rather than a size), and the frames it promises when the file ends
+    /// before its end (nil for a placeholder, a stream, or a chunk the file holds whole).
+    func frames(declared: UInt64, offset: Int64, bytesPerFrame: Int, placeholder: Bool) -> (present: Int64?, promised: Int64?) {
+        if isStream && placeholder { return (nil, nil) }
         let available = UInt64(max(0, size - offset))
-        return Int64(min(declared, available) / UInt64(bytesPerFrame))
+        let present = Int64(min(declared, available) / UInt64(bytesPerFrame))
+        let promised = Int64(clamping: declared / UInt64(bytesPerFrame))
+        return (present, !isStream && !placeholder && promised > present ? promised : nil)
     }
 
     // MARK: WAV and RF64
 
-    func parseWAV(isRF64: Bool) throws(SignalPathError) -> PCMLayout? {
+    func parseWAV(isRF64: Bool) throws(SignalPathError) -> Header? {
         guard ByteView(try bytes(8..<12)).tag(at: 0) == "WAVE" else { return nil }
-        var format: (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool, channelMask: UInt32)?
+        var format: WAVFormat?
         var dataSize64: UInt64?
         var metadata: [MetadataEntry] = []
         var position: Int64 = 12
         for _ in 0..<256 {
             let header = ByteView(try bytes(position..<position + 8))
-            guard let id = header.tag(at: 0), let size32 = header.uint32(at: 4) else { return nil }
+            guard let id = header.tag(at: 0), let size32 = header.uint32(at: 4) else { break }
             let body = position + 8
             switch id {
             case "ds64":
                 dataSize64 = ByteView(try bytes(body..<body + 16)).uint64(at: 8)
             case "fmt ":
-                format = Self.parseWAVFormat(ByteView(try bytes(body..<body + Int64(min(size32, 40)))))
+                format = try parseWAVFormat(ByteView(try bytes(body..<body + Int64(min(size32, 40)))))
                 guard format != nil else { return nil }
             case "LIST" where isStream && size32 <= 1 << 16:
                 metadata += Self.infoTags(ByteView(try bytes(body..<body + Int64(size32))))
             case "data":
-                guard let format, format.blockAlign == format.encoding.bytesPerSample * format.channels else { return nil }
+                guard let format else { return nil }
+                var header = Header(sampleRate: format.sampleRate, channels: format.channels, layout: nil)
+                guard let encoding = format.encoding, format.blockAlign == encoding.bytesPerSample * format.channels else { return header }
                 var declared = UInt64(size32)
-                if isRF64, size32 == 0xFFFF_FFFF, let dataSize64 { declared = dataSize64 }
+                if isRF64, size32 == 0xFFFF_FFFF, let dataSize64 {
+                    // As ffmpeg (which reads it as negative): no file holds 2⁶³ bytes, and libsndfile
+                    // refused such a file ("Unspecified internal error") that a pipe would pass.
+                    guard dataSize64 < 1 << 63 else {
+                        throw .malformed(path: path, reason: "the ds64 chunk's data size (\(dataSize64) bytes) is larger than any file")
+                    }
+                    declared = dataSize64
+                }
                 let placeholder = size32 == 0 || size32 >= 0x7FFF_0000 && !(isRF64 && dataSize64 != nil)
-                return PCMLayout(
-                    container: isRF64 ? .rf64 : (format.extensible ? .wavex : .wav), encoding: format.encoding,
+                let frames = frames(declared: declared, offset: body, bytesPerFrame: format.blockAlign, placeholder: placeholder)
+                header.layout = PCMLayout(
+                    container: isRF64 ? .rf64 : (format.extensible ? .wavex : .wav), encoding: encoding,
                     bigEndian: false, channels: format.channels, sampleRate: format.sampleRate, dataOffset: body,
-                    frames: frames(declared: declared, offset: body, bytesPerFrame: format.blockAlign, placeholder: placeholder),
-                    metadata: metadata, channelLayout: ChannelLayout(channelMask: format.channelMask, channels: format.channels))
+                    frames: frames.present, framesPromised: frames.promised, metadata: metadata,
+                    channelLayout: ChannelLayout(channelMask: format.channelMask, channels: format.channels))
+                return header
             default:
                 break
             }
             position = body + Int64(size32) + Int64(size32 & 1)
-            if position >= size { return nil }
+            if position >= size { break }
         }
-        return nil
+        return format.map { Header(sampleRate: $0.sampleRate, channels: $0.channels, layout: nil) }
     }
 
     /// Title, artist and the other tags of a `LIST` chunk of type `INFO`.
@@ -149,21 +186,24 @@ private struct HeaderParser {
         0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71,
     ]
 
-    private static func parseWAVFormat(_ view: ByteView)
-        -> (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool, channelMask: UInt32)?
-    {
-        guard var tag = view.uint16(at: 0), let channels = view.uint16(at: 2), let rate = view.uint32(at: 4),
-            let blockAlign = view.uint16(at: 12), let bits = view.uint16(at: 14), channels > 0, rate > 0
+    /// The `fmt ` chunk, nil when it is too short to hold one.
+    /// - Throws: `malformed` for a rate or channel count that is not usable, whatever the encoding.
+    private func parseWAVFormat(_ view: ByteView) throws(SignalPathError) -> WAVFormat? {
+        guard var tag = view.uint16(at: 0), let channelField = view.uint16(at: 2), let rateField = view.uint32(at: 4),
+            let blockAlign = view.uint16(at: 12), let bits = view.uint16(at: 14)
         else { return nil }
+        let channels = try AudioFormat.usableChannelCount(Int(channelField), path: path)
+        let rate = try AudioFormat.usableSampleRate(Double(rateField), path: path)
         let extensible = tag == 0xFFFE
         var channelMask: UInt32 = 0
         if extensible {
-            guard let subFormat = view.uint16(at: 24), view.slice(at: 26, count: 14).map(Array.init) == extensibleGUIDTail
-            else { return nil }
+            guard let subFormat = view.uint16(at: 24), view.slice(at: 26, count: 14).map(Array.init) == Self.extensibleGUIDTail else {
+                return (nil, channels, rate, Int(blockAlign), extensible, 0)
+            }
             tag = subFormat
             channelMask = view.uint32(at: 20) ?? 0
         }
-        let encoding: Encoding
+        let encoding: Encoding?
         switch (tag, bits) {
         case (1, 8): encoding = .unsigned8
         case (1, 16): encoding = .signed16
@@ -171,9 +211,9 @@ private struct HeaderParser {
         case (1, 32): encoding = .signed32
         case (3, 32): encoding = .float32
         case (3, 64): encoding = .float64
-        default: return nil
+        default: encoding = nil
         }
-        return (encoding, Int(channels), Int(rate), Int(blockAlign), extensible, channelMask)
+        return (encoding, channels, rate, Int(blockAlign), extensible, channelMask)
     }
 
     // MARK: Wave64
@@ -184,85 +224,92 @@ private struct HeaderParser {
     ]
     private static let w64GUIDTail: [UInt8] = [0xF3, 0xAC, 0xD3, 0x11, 0x8C, 0xD1, 0x00, 0xC0, 0x4F, 0x8E, 0xDB, 0x8A]
 
-    func parseW64() throws(SignalPathError) -> PCMLayout? {
+    func parseW64() throws(SignalPathError) -> Header? {
         let riff = ByteView(try bytes(0..<40))
         guard riff.slice(at: 24, count: 16).map(Array.init) == Self.w64Wave else { return nil }
-        var format: (encoding: Encoding, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool, channelMask: UInt32)?
+        var format: WAVFormat?
         var position: Int64 = 40
         for _ in 0..<256 {
             let header = ByteView(try bytes(position..<position + 24))
             guard let tail = header.slice(at: 4, count: 12), Array(tail) == Self.w64GUIDTail,
                 let id = header.tag(at: 0), let declaredSize = header.uint64(at: 16), declaredSize >= 24
-            else { return nil }
+            else { break }
             // A writer to a pipe puts a placeholder (up to 2^64 − 1) in the data chunk's size.
             let placeholder = declaredSize >= UInt64(Int64.max / 2)
-            guard !placeholder || id == "data" else { return nil }
+            guard !placeholder || id == "data" else { break }
             let body = position + 24
             let bodySize = placeholder ? Int64.max / 2 : Int64(declaredSize) - 24
             switch id {
             case "fmt ":
-                format = Self.parseWAVFormat(ByteView(try bytes(body..<body + min(bodySize, 40))))
+                format = try parseWAVFormat(ByteView(try bytes(body..<body + min(bodySize, 40))))
                 guard format != nil else { return nil }
             case "data":
-                guard let format, format.blockAlign == format.encoding.bytesPerSample * format.channels else { return nil }
-                return PCMLayout(
-                    container: .w64, encoding: format.encoding, bigEndian: false, channels: format.channels,
-                    sampleRate: format.sampleRate, dataOffset: body,
-                    frames: frames(
-                        declared: UInt64(bodySize), offset: body, bytesPerFrame: format.blockAlign,
-                        placeholder: placeholder || bodySize == 0),
+                guard let format else { return nil }
+                var header = Header(sampleRate: format.sampleRate, channels: format.channels, layout: nil)
+                guard let encoding = format.encoding, format.blockAlign == encoding.bytesPerSample * format.channels else { return header }
+                let frames = frames(
+                    declared: UInt64(bodySize), offset: body, bytesPerFrame: format.blockAlign, placeholder: placeholder || bodySize == 0)
+                header.layout = PCMLayout(
+                    container: .w64, encoding: encoding, bigEndian: false, channels: format.channels,
+                    sampleRate: format.sampleRate, dataOffset: body, frames: frames.present, framesPromised: frames.promised,
                     channelLayout: ChannelLayout(channelMask: format.channelMask, channels: format.channels))
+                return header
             default:
                 break
             }
             position = body + bodySize
             position += (8 - position % 8) % 8
-            if position >= size { return nil }
+            if position >= size { break }
         }
-        return nil
+        return format.map { Header(sampleRate: $0.sampleRate, channels: $0.channels, layout: nil) }
     }
 
     // MARK: AIFF and AIFC
 
-    func parseAIFF(form: String?) throws(SignalPathError) -> PCMLayout? {
+    func parseAIFF(form: String?) throws(SignalPathError) -> Header? {
         guard form == "AIFF" || form == "AIFC" else { return nil }
         var common: (channels: Int, frames: UInt32, bits: Int, sampleRate: Int, compression: String)?
         var position: Int64 = 12
         for _ in 0..<256 {
             let header = ByteView(try bytes(position..<position + 8))
-            guard let id = header.tag(at: 0), let chunkSize = header.uint32(at: 4, bigEndian: true) else { return nil }
+            guard let id = header.tag(at: 0), let chunkSize = header.uint32(at: 4, bigEndian: true) else { break }
             let body = position + 8
             switch id {
             case "COMM":
                 let view = ByteView(try bytes(body..<body + Int64(min(chunkSize, 22))))
-                guard let channels = view.uint16(at: 0, bigEndian: true), let frames = view.uint32(at: 2, bigEndian: true),
-                    let bits = view.uint16(at: 6, bigEndian: true),
-                    let rate = Self.extendedToInt(view.slice(at: 8, count: 10)), channels > 0
+                guard let channelField = view.uint16(at: 0, bigEndian: true), let frames = view.uint32(at: 2, bigEndian: true),
+                    let bits = view.uint16(at: 6, bigEndian: true), let rateField = view.slice(at: 8, count: 10)
                 else { return nil }
+                let channels = try AudioFormat.usableChannelCount(Int(channelField), path: path)
+                let rate = try AudioFormat.usableSampleRate(Self.extended(rateField), path: path)
                 let compression = form == "AIFC" ? (view.tag(at: 18) ?? "") : "NONE"
-                common = (Int(channels), frames, Int(bits), rate, compression)
+                common = (channels, frames, Int(bits), rate, compression)
             case "SSND":
-                guard let common, let encoding = Self.aiffEncoding(bits: common.bits, compression: common.compression)
-                else { return nil }
-                guard let offset = ByteView(try bytes(body..<body + 8)).uint32(at: 0, bigEndian: true)
-                else { return nil }
+                guard let common else { return nil }
+                var header = Header(sampleRate: common.sampleRate, channels: common.channels, layout: nil)
+                guard let encoding = Self.aiffEncoding(bits: common.bits, compression: common.compression),
+                    let offset = ByteView(try bytes(body..<body + 8)).uint32(at: 0, bigEndian: true)
+                else { return header }
                 let dataOffset = body + 8 + Int64(offset)
                 let bytesPerFrame = encoding.bytesPerSample * common.channels
                 let declared = UInt64(max(0, Int64(chunkSize) - 8 - Int64(offset)))
-                let frames = frames(
-                    declared: declared, offset: dataOffset, bytesPerFrame: bytesPerFrame,
-                    placeholder: chunkSize == 0 || chunkSize >= 0x7FFF_0000 || common.frames == 0)
-                return PCMLayout(
+                let placeholder = chunkSize == 0 || chunkSize >= 0x7FFF_0000 || common.frames == 0
+                let present = frames(declared: declared, offset: dataOffset, bytesPerFrame: bytesPerFrame, placeholder: placeholder)
+                    .present.map { min($0, Int64(common.frames)) }
+                // The frame count of COMM is the promise (the SSND chunk may hold padding after it).
+                let promised = Int64(common.frames)
+                header.layout = PCMLayout(
                     container: .aiff, encoding: encoding, bigEndian: common.compression != "sowt",
                     channels: common.channels, sampleRate: common.sampleRate, dataOffset: dataOffset,
-                    frames: frames.map { min($0, Int64(common.frames)) })
+                    frames: present, framesPromised: !isStream && !placeholder && promised > (present ?? promised) ? promised : nil)
+                return header
             default:
                 break
             }
             position = body + Int64(chunkSize) + Int64(chunkSize & 1)
-            if position >= size { return nil }
+            if position >= size { break }
         }
-        return nil
+        return common.map { Header(sampleRate: $0.sampleRate, channels: $0.channels, layout: nil) }
     }
 
     private static func aiffEncoding(bits: Int, compression: String) -> Encoding? {
@@ -277,15 +324,20 @@ private struct HeaderParser {
         }
     }
 
-    /// The integer value of an 80-bit IEEE extended float (AIFF's sample rate field), or nil.
-    private static func extendedToInt(_ bytes: ArraySlice<UInt8>?) -> Int? {
-        guard let bytes, bytes.count == 10 else { return nil }
+    /// The value of an 80-bit IEEE 754 extended float, big-endian (AIFF's sample rate field):
+    /// ±∞ and NaN as such, denormals as the tiny numbers they are, finite values beyond a Double as
+    /// its largest.
+    static func extended(_ bytes: ArraySlice<UInt8>) -> Double {
         let view = ByteView(Array(bytes))
-        guard let signAndExponent = view.uint16(at: 0, bigEndian: true), let mantissa = view.uint64(at: 2, bigEndian: true),
-            signAndExponent & 0x8000 == 0
-        else { return nil }
-        let shift = 16383 + 63 - Int(signAndExponent & 0x7FFF)
-        guard shift >= 0, shift < 64 else { return nil }
-        return Int(exactly: mantissa >> UInt64(shift))
+        guard let signAndExponent = view.uint16(at: 0, bigEndian: true), let mantissa = view.uint64(at: 2, bigEndian: true)
+        else { return .nan }
+        let sign: FloatingPointSign = signAndExponent & 0x8000 == 0 ? .plus : .minus
+        let exponent = Int(signAndExponent & 0x7FFF)
+        if exponent == 0x7FFF {
+            return mantissa << 1 == 0 ? (sign == .plus ? .infinity : -.infinity) : .nan
+        }
+        // value = mantissa · 2^(exponent − 16383 − 63); a denormal's exponent counts as 1.
+        let value = Double(sign: sign, exponent: max(exponent, 1) - 16383 - 63, significand: Double(mantissa))
+        return value.isInfinite ? (sign == .plus ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude) : value
     }
 }

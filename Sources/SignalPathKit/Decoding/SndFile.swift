@@ -105,16 +105,16 @@ final class SndFile {
     // MARK: - Translating libsndfile's format codes
 
     private static func format(of info: SF_INFO, channelLayout: ChannelLayout?, path: String) throws(SignalPathError) -> AudioFormat {
-        guard info.channels > 0 else { throw .malformed(path: path, reason: "no audio channels") }
-        guard info.samplerate > 0 else { throw .malformed(path: path, reason: "sample rate is \(info.samplerate) Hz") }
+        let channels = try AudioFormat.usableChannelCount(Int(info.channels), path: path)
+        let sampleRate = try AudioFormat.usableSampleRate(Double(info.samplerate), path: path)
         let major = Int(info.format) & SF_FORMAT_TYPEMASK
         let subtype = Int(info.format) & SF_FORMAT_SUBMASK
         let frames: Int64? = info.frames >= 0 && info.frames < Int64.max / 2 ? info.frames : nil
         return AudioFormat(
             container: container(major: major),
             sampleFormat: sampleFormat(subtype: subtype),
-            sampleRate: Int(info.samplerate),
-            channels: Int(info.channels),
+            sampleRate: sampleRate,
+            channels: channels,
             frames: frames, channelLayout: channelLayout)
     }
 
@@ -230,12 +230,18 @@ private func sndFileLength(_ userData: UnsafeMutableRawPointer?) -> sf_count_t {
 
 private func sndFileSeek(_ offset: sf_count_t, _ whence: Int32, _ userData: UnsafeMutableRawPointer?) -> sf_count_t {
     let cursor = cursor(userData)
+    let base: Int64
     switch whence {
-    case SEEK_SET: cursor.seek(to: offset)
-    case SEEK_CUR: cursor.seek(to: cursor.position + offset)
-    case SEEK_END: cursor.seek(to: cursor.file.size + offset)
+    case SEEK_SET: base = 0
+    case SEEK_CUR: base = cursor.position
+    case SEEK_END: base = cursor.file.size
     default: return -1
     }
+    // As lseek: -1 for a position before the start or past Int64 (libsndfile skips a chunk by its
+    // declared size, up to 2⁶³ − 1 in an RF64 ds64 chunk: the sum overflowed and trapped).
+    let (target, overflow) = base.addingReportingOverflow(offset)
+    guard !overflow, target >= 0 else { return -1 }
+    cursor.seek(to: target)
     return cursor.position
 }
 

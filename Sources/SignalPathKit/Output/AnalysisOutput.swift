@@ -84,6 +84,7 @@ extension SignalAnalysis {
                     "container": .string(format.container.rawValue), "sample_format": .string(format.sampleFormat.identifier),
                     "sample_rate": .integer(Int64(format.sampleRate)), "channels": .integer(Int64(format.channels)),
                     "frames": format.frames.map { .integer($0) } ?? .null,
+                    "truncated": .bool(format.isTruncated), "frames_promised": format.framesPromised.map { .integer($0) } ?? .null,
                     "duration_s": .number(format.duration.map { Self.rounded($0) }),
                 ])),
             .init(
@@ -138,7 +139,7 @@ extension SignalAnalysis {
             .init(
                 "silence",
                 .string(
-                    "leading/trailing: time before the first and after the last sample with |x| >= the threshold; silent fraction: 100 ms blocks whose RMS is below it (overall: in every channel)"
+                    "leading/trailing: time before the first and after the last sample with |x| >= the threshold; silent fraction: 100 ms blocks (one frame each below 10 Hz) whose RMS is below it (overall: in every channel)"
                 )),
             .init("noise_floor", .string("10th percentile of the RMS of whole 100 ms blocks, blocks of digital silence left out; dynamic range = sample peak over that RMS")),
             .init(
@@ -150,7 +151,7 @@ extension SignalAnalysis {
             .init(
                 "loudness",
                 .string(
-                    "ITU-R BS.1770-4 / EBU R128: K-weighting; 400 ms blocks every 100 ms; gates -70 LUFS absolute and -10 LU relative; LRA per EBU Tech 3342 (3 s blocks every 100 ms, -20 LU relative gate, 10th to 95th percentile)"
+                    "ITU-R BS.1770-4 / EBU R128: K-weighting; 400 ms blocks every 100 ms; gates -70 LUFS absolute and -10 LU relative; LRA per EBU Tech 3342 (3 s blocks every 100 ms, -20 LU relative gate, 10th to 95th percentile); null at sample rates outside \(Loudness.measurableSampleRates.lowerBound) to \(Loudness.measurableSampleRates.upperBound) Hz"
                 )),
             .init(
                 "channel_layout",

@@ -7,6 +7,9 @@ extension SignalAnalysis {
             "  \(rate) · \(format.channels) channel\(format.channels == 1 ? "" : "s") · \(format.sampleFormat.displayName) · "
                 + "\(UnitFormat.duration(duration)) (\(UnitFormat.fixed(Double(frames.lowerBound) / Double(sampleRate), 3)) s .. "
                 + "\(UnitFormat.fixed(Double(frames.upperBound) / Double(sampleRate), 3)) s)")
+        if let promised = format.framesPromised, let present = format.frames {
+            lines.append("  truncated: the header promises \(UnitFormat.grouped(promised)) frames, \(UnitFormat.grouped(present)) are present")
+        }
         let labelWidth = 20
         let columnWidth = max(15, channels.map { TerminalText.sanitized($0.name).count + 2 }.max() ?? 0)
         func pad(_ text: String, _ width: Int, right: Bool = true) -> String {

@@ -49,6 +49,8 @@ extension FileInfo {
             .init("sample_rate", .integer(Int64(format.sampleRate))),
             .init("channels", .integer(Int64(format.channels))),
             .init("frames", format.frames.map { .integer($0) } ?? .null),
+            .init("truncated", .bool(format.isTruncated)),
+            .init("frames_promised", format.framesPromised.map { .integer($0) } ?? .null),
             .init("duration_s", .number(format.duration)),
             .init("file_size_bytes", fileSize.map { .integer($0) } ?? .null),
             .init("decoder", .string(decoder)),
@@ -82,6 +84,9 @@ extension FileInfo {
         ]
         if let frames = format.frames, let duration = format.duration {
             rows.append(("duration", "\(UnitFormat.duration(duration)) (\(UnitFormat.grouped(frames)) frames)"))
+        }
+        if let promised = format.framesPromised {
+            rows.append(("truncated", "the header promises \(UnitFormat.grouped(promised)) frames"))
         }
         if let fileSize { rows.append(("file size", "\(UnitFormat.bytes(fileSize)) (\(UnitFormat.grouped(fileSize)) bytes)")) }
         rows.append(("decoder", decoder == "direct_pcm" ? "direct PCM" : "libsndfile"))

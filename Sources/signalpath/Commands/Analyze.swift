@@ -89,7 +89,7 @@ struct Analyze: AsyncParsableCommand, DataCommand {
     private static func analyse(
         _ path: String, range: RangeOptions, settings: AnalysisSettings, workers: Int
     ) async throws(SignalPathError) -> SignalAnalysis {
-        let file = try AudioFile.open(path)
+        let file = try AudioFile.openNoting(path)
         let frames = try range.frames(in: file)
         let progress = ProgressLine(label: "analyze \(path)")
         defer { progress.finish() }

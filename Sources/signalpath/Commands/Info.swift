@@ -29,7 +29,7 @@ struct Info: ParsableCommand, DataCommand {
         var writer = try ResultWriter(output: output, schema: FileInfo.schema)
         for path in input.files {
             do throws(SignalPathError) {
-                let info = try FileInfo(file: AudioFile.open(path))
+                let info = try FileInfo(file: AudioFile.openNoting(path, use: nil))
                 switch format {
                 case .text:
                     writer.write((writer.successes == 0 ? "" : "\n") + info.text + "\n")

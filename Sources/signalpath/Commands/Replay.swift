@@ -88,6 +88,7 @@ struct Replay: ParsableCommand {
         StopSignals.install()
         do throws(SignalPathError) {
             let player = try ReplayPlayer(path: file, fftSize: fftSize, bands: bands?.denominator)
+            try AudioFile.note(player.file, use: "replaying those")
             if let from, !follow {
                 // The same rule and message as a --range that starts after the end of the file.
                 let format = player.file.format

@@ -90,7 +90,7 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
         let presentation = self.presentation
         for path in input.files {
             do throws(SignalPathError) {
-                let file = try AudioFile.open(path)
+                let file = try AudioFile.openNoting(path)
                 let frames = try range.frames(in: file)
                 let parameters = engine.parameters(for: file)
                 if format.isPicture {

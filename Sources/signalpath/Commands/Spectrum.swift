@@ -100,7 +100,7 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
     }
 
     private func analyse(_ path: String, presentation: SpectrumPresentation) async throws(SignalPathError) -> SpectrumReport {
-        let file = try AudioFile.open(path)
+        let file = try AudioFile.openNoting(path)
         let frames = try range.frames(in: file)
         let analyzer = try SpectrumAnalyzer(file: file, frames: frames, channels: show.channels, parameters: engine.parameters(for: file))
         return SpectrumReport(spectrum: try await analyzer.run(workers: jobs.workers), presentation: presentation)
