@@ -162,6 +162,10 @@ struct HeaderSweepTests {
         var scanned = result.stdout
         for file in files { scanned = scanned.replacingOccurrences(of: file, with: "") }
         let isText = command.contains("text")
+        if !isText {
+            // Strings are text, not numbers: a failed file's entry quotes its reason ("… (NaN Hz) …").
+            scanned = scanned.replacingOccurrences(of: #""(?:\\.|[^"\\])*""#, with: "\"\"", options: .regularExpression)
+        }
         let pattern = isText ? #"(?i)(^|[^a-z0-9_/])nan([^a-z0-9_/]|$)"# : #"(?i)(^|[^a-z0-9_])-?(nan|inf|infinity)([^a-z0-9_]|$)"#
         if let token = scanned.range(of: pattern, options: .regularExpression) {
             problems.append("non-finite number in the output: …\(scanned[token].prefix(40))…")

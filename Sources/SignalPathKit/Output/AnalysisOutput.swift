@@ -20,7 +20,9 @@ struct ChannelMetric: Sendable {
     }
 
     func display(_ channel: ChannelAnalysis) -> String {
-        guard let value = value(channel) else { return "-" }
+        // Missing, or undefined (the crest factor of digital silence, 0/0): "-", as CSV leaves it
+        // empty and JSON has null; an infinite level (the RMS of silence) reads -inf.
+        guard let value = value(channel), !value.isNaN else { return "-" }
         guard value.isFinite else { return UnitFormat.fixed(value, 0) }
         return text(value)
     }

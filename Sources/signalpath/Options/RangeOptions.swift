@@ -30,7 +30,10 @@ struct RangeOptions: ParsableArguments {
     func frames(in file: AudioFile) throws(SignalPathError) -> Range<Int64> {
         let format = file.format
         let frames = try timeRange.frames(in: file.path, sampleRate: format.sampleRate, frames: format.frames)
-        if timeRange.endsPastFile(sampleRate: format.sampleRate, frames: format.frames), let end = timeRange.end {
+        // A truncated file has had its line already ("… 250 are present; analysing those"): a
+        // range that ends within what the header promised needs no second one.
+        let endsPastPromise = timeRange.endsPastFile(sampleRate: format.sampleRate, frames: format.framesPromised ?? format.frames)
+        if endsPastPromise, let end = timeRange.end {
             let rate = Double(format.sampleRate)
             StandardError.writeLine(
                 "signalpath: \(TerminalText.sanitized(file.path)): the range ends at \(UnitFormat.fixed(end, 3)) s, past the end of the file "
