@@ -38,6 +38,32 @@ struct CLITests {
         #expect(version.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil)
     }
 
+    @Test(
+        "every command's examples survive copy and paste on an 80-column terminal: none is reflowed, and each runs as a shell command",
+        arguments: ["info", "analyze", "spectrum", "spectrogram", "replay", "record"])
+    func examplesSurviveCopyAndPaste(command: String) throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = "80"
+        let help = try run(signalpath, [command, "--help"], environment: environment)
+        let lines = help.stdout.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex(of: "Examples:"), "\(command) --help has no examples")
+        let examples = lines[(start + 1)...].prefix { !$0.isEmpty }
+        #expect(examples.count >= 2)
+        var continued = false
+        var commands: [String] = []
+        for line in examples {
+            // ArgumentParser reflows text to the width: a wrapped example would start a line at column 0.
+            #expect(line.hasPrefix(continued ? "    " : "  ") && line.count <= 80, "\(command): reflowed or too long: '\(line)'")
+            if continued { commands[commands.count - 1] += " " + line } else { commands.append(line) }
+            continued = line.hasSuffix("\\")
+        }
+        for example in commands { #expect(example.contains("signalpath \(command) "), "'\(example)' runs signalpath \(command)") }
+        // The shell parses them (sh -n: syntax only), continuation lines and all.
+        let script = examples.map { String($0.drop { $0 == " " }) }.joined(separator: "\n") + "\n"
+        let check = try run("/bin/sh", ["-n"], input: Data(script.utf8))
+        #expect(check.status == 0, "\(command): \(check.stderr)")
+    }
+
     @Test("info describes WAV, FLAC, Ogg and RF64 files in aligned text")
     func infoText() throws {
         let result = try signalpath(

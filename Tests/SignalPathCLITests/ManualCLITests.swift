@@ -61,8 +61,11 @@ struct ManualCLITests {
         // Words as a reader sees them, whatever the line breaks.
         let words = record.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("s16le → 16-bit, s24le → 24-bit"), "the generator alone drops the arrows")
-        let exampleLine = "arecord -t raw -f S16_LE -r 48000 -c 2 | signalpath record take.wav --input - --raw s16le --rate 48000 --channels 2"
-        #expect(record.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == exampleLine }, "an example is not wrapped or filled")
+        // The two lines of a continued example, each whole, as groff renders them.
+        let exampleLines = ["arecord -t raw -f S16_LE -r 48000 -c 2 \\", "| signalpath record take.wav --input - --raw s16le --rate 48000 --channels 2"]
+        let recordLines = record.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let first = recordLines.firstIndex(of: exampleLines[0])
+        #expect(first.map { recordLines[$0 + 1] == exampleLines[1] } == true, "an example is not wrapped or filled")
         let replay = try #require(pages["signalpath.replay.1"])
         #expect(replay.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("(0.25× … 8×)"))
     }

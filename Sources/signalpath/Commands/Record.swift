@@ -19,7 +19,8 @@ struct Record: ParsableCommand {
 
             Examples:
               signalpath record take.wav --duration 30
-              arecord -t raw -f S16_LE -r 48000 -c 2 | signalpath record take.wav --input - --raw s16le --rate 48000 --channels 2
+              arecord -t raw -f S16_LE -r 48000 -c 2 \\
+                | signalpath record take.wav --input - --raw s16le --rate 48000 --channels 2
             """
     )
 
