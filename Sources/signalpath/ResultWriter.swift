@@ -31,6 +31,11 @@ struct ResultWriter {
         sink.write(text)
     }
 
+    /// Writes a text report for people: reports of several files are separated by a blank line.
+    func writeReport(_ text: String) {
+        sink.write((successes == 0 ? "" : "\n") + text + "\n")
+    }
+
     /// Records a success. In JSON its members become an entry of `files`; in NDJSON a line.
     mutating func succeeded(json members: @autoclosure () -> [JSONValue.Member]) {
         switch format {

@@ -59,7 +59,7 @@ public struct SignalAnalyzer: Sendable {
 
     /// The sub-block holding relative frame `frame`.
     func subBlock(containing frame: Int64) -> Int {
-        var index = Int(frame * 10 / Int64(max(10, file.format.sampleRate)))
+        var index = Int(frame * 10 / SubBlockPieces.blockRate(sampleRate: file.format.sampleRate))
         while subBlockStart(index + 1) <= frame { index += 1 }
         return index
     }
@@ -138,10 +138,12 @@ struct SubBlockPieces: Sequence, IteratorProtocol {
         self.sampleRate = sampleRate
     }
 
-    /// Where sub-block `index` starts: frame ⌊index · rate / 10⌋.
-    /// Where sub-block `index` starts. Frames per second that make a sub-block: the rate, but at
-    /// least 10, so that below 10 Hz a "100 ms" block is one frame rather than none.
-    static func start(of index: Int, sampleRate: Int) -> Int64 { Int64(index) * Int64(Swift.max(10, sampleRate)) / 10 }
+    /// The rate sub-blocks are counted in: the sample rate, but at least 10 Hz, so that below
+    /// 10 Hz a "100 ms" block is one frame rather than none.
+    static func blockRate(sampleRate: Int) -> Int64 { Int64(Swift.max(10, sampleRate)) }
+
+    /// Where sub-block `index` starts: frame ⌊index · rate / 10⌋ (`blockRate`).
+    static func start(of index: Int, sampleRate: Int) -> Int64 { Int64(index) * blockRate(sampleRate: sampleRate) / 10 }
 
     mutating func next() -> (frames: Range<Int64>, slot: Int)? {
         guard frame < end else { return nil }

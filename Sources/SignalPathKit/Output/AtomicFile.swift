@@ -63,13 +63,6 @@ public final class AtomicFile {
         unlink(temporary)
     }
 
-    /// Writes `contents` to `path` whole or not at all.
-    public static func write(_ contents: String, to path: String, overwrite: Bool) throws(SignalPathError) {
-        let file = try AtomicFile(path: path, overwrite: overwrite)
-        try file.write(contents)
-        try file.commit()
-    }
-
     private func flush() throws(SignalPathError) {
         var written = 0
         while written < pending.count {

@@ -94,14 +94,7 @@ public struct SpectrogramAnalyzer: Sendable {
             return true
         }
         func frame(_ index: Int, span: Range<Int64>, segments: Int) -> Frame {
-            let power = (0..<selected).map { output -> [Double] in
-                let combined = sums[output * bins..<(output + 1) * bins]
-                switch averaging {
-                case .mean: return combined.map { $0 / Double(segments) }
-                case .max, .min: return Array(combined)
-                case .median: return ChunkCombiner.median(of: kept[output], segments: segments, bins: bins)
-                }
-            }
+            let power = ChunkCombiner.combined(averaging, totals: sums, medianValues: kept, channels: selected, segments: segments)
             for index in sums.indices { sums[index] = averaging.identity }
             for output in kept.indices { kept[output].removeAll(keepingCapacity: true) }
             return Frame(index: index, span: span, power: power, segments: segments)

@@ -96,19 +96,9 @@ public struct SpectrumAnalyzer: Sendable {
     }
 
     private func finish(_ combiner: ChunkCombiner, segments: Int) -> PowerSpectrum {
-        let names = channelNames
-        let power: [[Double]]
-        switch parameters.averaging {
-        case .mean:
-            return PowerSpectrum(
-                path: file.path, sampleRate: file.format.sampleRate, parameters: parameters, channelNames: names, firstFrame: frames.lowerBound,
-                segments: segments, summedPower: combiner.total)
-        case .max, .min: power = combiner.extremes
-        case .median: power = combiner.medians(segments: segments)
-        }
-        return PowerSpectrum(
-            path: file.path, sampleRate: file.format.sampleRate, parameters: parameters, channelNames: names, firstFrame: frames.lowerBound,
-            segments: segments, power: power)
+        PowerSpectrum(
+            path: file.path, sampleRate: file.format.sampleRate, parameters: parameters, channelNames: channelNames, firstFrame: frames.lowerBound,
+            segments: segments, power: combiner.power(segments: segments))
     }
 }
 
@@ -208,7 +198,7 @@ final class ChunkCombiner {
     private let channels: Int
     private let bins: Int
     /// Per channel and bin, channel after channel: the sum (mean), maximum or minimum so far.
-    private(set) var total: [Double]
+    private var total: [Double]
     private var medianValues: [[Float]]
     private var merger = InOrderMerger<ChunkResult>()
 
@@ -232,18 +222,28 @@ final class ChunkCombiner {
         for index in total.indices { total[index] = averaging.combine(total[index], next.values[index]) }
     }
 
-    /// Per channel and bin, the segments' maximum or minimum power.
-    var extremes: [[Double]] { (0..<channels).map { Array(total[$0 * bins..<($0 + 1) * bins]) } }
+    /// Per channel and bin, the power of the `segments` segments merged so far, combined.
+    func power(segments: Int) -> [[Double]] {
+        Self.combined(averaging, totals: total, medianValues: medianValues, channels: channels, segments: segments)
+    }
 
-    /// Per channel and bin, the median of the power of `segments` segments, divided by the
-    /// median's bias for noise.
-    func medians(segments: Int) -> [[Double]] {
-        medianValues.map { ChunkCombiner.median(of: $0, segments: segments, bins: bins) }
+    /// Per channel and bin, `segments` segments' power combined as `averaging` says, from what was
+    /// kept of them: `totals` (channel after channel, the same number of bins each) holds the sum
+    /// (mean), maximum or minimum; `medianValues` every segment's power per channel (median). The
+    /// one place where kept segments become a spectrum, for `spectrum`'s range and for each column
+    /// of a spectrogram.
+    static func combined(_ averaging: Averaging, totals: [Double], medianValues: [[Float]], channels: Int, segments: Int) -> [[Double]] {
+        let bins = totals.count / channels
+        switch averaging {
+        case .mean: return PowerSpectrum.meanPower(summed: totals, channels: channels, segments: segments)
+        case .max, .min: return (0..<channels).map { Array(totals[$0 * bins..<($0 + 1) * bins]) }
+        case .median: return medianValues.map { median(of: $0, segments: segments, bins: bins) }
+        }
     }
 
     /// Per bin, the median of `segments` segments' power (`values`: segment after segment, `bins`
     /// each), divided by the median's bias for noise (`medianBias`) so that on noise it estimates
-    /// the mean. The spectrogram's columns use it too.
+    /// the mean.
     static func median(of values: [Float], segments: Int, bins: Int) -> [Double] {
         let bias = medianBias(segments)
         var column = [Float](repeating: 0, count: segments)

@@ -43,8 +43,8 @@ struct Analyze: AsyncParsableCommand, DataCommand {
         let range = self.range, settings = analysis.settings, workers = jobs.workers, files = input.files
         // Files run side by side (up to --jobs at once); reports come out in the order given.
         await withTaskGroup(of: (Int, Result<SignalAnalysis, SignalPathError>).self) { group in
-            var next = 0, written = 0
-            var finished: [Int: Result<SignalAnalysis, SignalPathError>] = [:]
+            var next = 0
+            var inOrder = InOrderMerger<Result<SignalAnalysis, SignalPathError>>()
             func start() {
                 let index = next
                 next += 1
@@ -58,13 +58,11 @@ struct Analyze: AsyncParsableCommand, DataCommand {
             }
             while next < min(files.count, workers) { start() }
             while let (index, result) = await group.next() {
-                finished[index] = result
-                while let ready = finished.removeValue(forKey: written) {
+                inOrder.add(result, index: index) { ready in
                     switch ready {
                     case .success(let report): write(report, to: &writer)
                     case .failure(let error): writer.failed(error)
                     }
-                    written += 1
                 }
                 if next < files.count { start() }
             }
@@ -75,7 +73,7 @@ struct Analyze: AsyncParsableCommand, DataCommand {
     private func write(_ report: SignalAnalysis, to writer: inout ResultWriter) {
         switch writer.format {
         case .text:
-            writer.write((writer.successes == 0 ? "" : "\n") + report.text + "\n")
+            writer.writeReport(report.text)
         case .csv, .tsv:
             var table = DelimitedText(writer.format == .tsv ? .tsv : .csv)
             if writer.successes == 0 { table.append(SignalAnalysis.csvHeader) }

@@ -32,7 +32,7 @@ struct Info: ParsableCommand, DataCommand {
                 let info = try FileInfo(file: AudioFile.openNoting(path, use: nil))
                 switch format {
                 case .text:
-                    writer.write((writer.successes == 0 ? "" : "\n") + info.text + "\n")
+                    writer.writeReport(info.text)
                 case .csv, .tsv:
                     var table = DelimitedText(format == .csv ? .csv : .tsv)
                     if writer.successes == 0 { table.append(FileInfo.tableColumns) }

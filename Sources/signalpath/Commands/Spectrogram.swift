@@ -157,7 +157,7 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
         }
         view.floor = plotting.floorLevel
         view.ceiling = plotting.ceiling ?? max(Self.defaultCeiling(levels, scale: presentation.scale), view.floor + 10)
-        view.shades = format == .plot && plotting.depth == .none
+        view.shades = plotting.isMonochrome(format)
         return plotting.render(format, defaultHeight: 32, theme: Theme(colorMap: colormap ?? .viridis)) { canvas, area in view.draw(into: &canvas, area: area) }
     }
 

@@ -75,10 +75,10 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
                 case .plot, .svg:
                     let plot = report.plot(
                         style: style ?? .lines, logarithmic: !plotting.linear, floor: plotting.floorLevel, ceiling: plotting.ceiling,
-                        monochrome: format == .plot && plotting.depth == .none)
+                        monochrome: plotting.isMonochrome(format))
                     writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in plot.draw(into: &canvas, area: area) })
                 case .text:
-                    writer.write((writer.successes == 0 ? "" : "\n") + report.text + "\n")
+                    writer.writeReport(report.text)
                 case .csv, .tsv:
                     let pathColumn = input.files.count > 1 ? path : nil
                     if show.peaks != nil {

@@ -60,6 +60,10 @@ struct PlotOptions: ParsableArguments {
         ColorDepth.detect(choice: color ?? .auto, isTerminal: StandardOutput.isTerminal, environment: ProcessEnvironment.current)
     }
 
+    /// True when `format` draws without colour (a plot on a terminal with none, `--color never`,
+    /// NO_COLOR): channels are then told apart by pattern, heat maps by shades. SVG is in colour.
+    func isMonochrome(_ format: OutputFormat) -> Bool { format == .plot && depth == .none }
+
     /// The view as terminal text (`plot`) or a standalone SVG document (`svg`).
     func render(_ format: OutputFormat, defaultHeight: Int, theme: Theme = Theme(), draw: (inout Canvas, Area) -> Void) -> String {
         precondition(format.isPicture)
