@@ -14,6 +14,8 @@ public struct AnalysisSettings: Sendable, Equatable {
     public var highestHarmonic = 10
     /// Reference pitch for note names.
     public var a4 = 440.0
+    /// How the true peak is read: BS.1770's 4× FIR (conformant) or the accurate interpolator.
+    public var truePeakMode = TruePeakMode.bs1770
     /// A tone stands at least this many dB above the median of the spectrum around it.
     public static let toneProminence = 10.0
     /// The noise floor is this percentile of the 100 ms blocks' RMS (digital silence left out).

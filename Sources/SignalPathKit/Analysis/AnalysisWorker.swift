@@ -10,24 +10,27 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private let analyzer: SignalAnalyzer
     private let window: FrameWindow
     private let transform: SegmentTransform
-    private let meter = TruePeakMeter()
+    private let meter: TruePeakMeter
     private let rules: LevelStatistics.Rules
     private let channels: Int
     /// The loaded frames, one row of `rowLength` per channel, each with `padding` zeros before and
-    /// after: the true-peak filter reads 11 samples back, and past the end of the input.
+    /// after: the true-peak filter reads back and ahead, and rings on before and past the input.
     private let planar: UnsafeMutableBufferPointer<Float>
     private let rowLength: Int
-    private static let padding = TruePeakMeter.taps - 1
+    private let padding: Int
 
     init(analyzer: SignalAnalyzer) throws(SignalPathError) {
         self.analyzer = analyzer
         let reader = try analyzer.file.makeReader()
-        reader.limitReadAhead(toFrame: analyzer.frames.upperBound)
+        let (rangeEnd, overflow) = analyzer.frames.upperBound.addingReportingOverflow(Int64(analyzer.postRollFrames))
+        reader.limitReadAhead(toFrame: overflow ? Int64.max : rangeEnd)
         let spectrum = analyzer.spectrum
-        let capacity = analyzer.chunkFrames + analyzer.settlingFrames + spectrum.windowSize
+        meter = analyzer.truePeak
+        padding = meter.lookBehind + meter.lookAhead
+        let capacity = analyzer.chunkFrames + analyzer.settlingFrames + max(spectrum.windowSize, analyzer.postRollFrames) + analyzer.postRollFrames
         channels = analyzer.file.format.channels
         window = FrameWindow(reader: reader, capacity: capacity)
-        rowLength = capacity + 2 * Self.padding
+        rowLength = capacity + 2 * padding
         planar = .allocate(capacity: rowLength * channels)
         planar.initialize(repeating: 0)
         transform = SegmentTransform(fftSize: spectrum.fftSize, window: WindowTable.shared(spectrum.window, size: spectrum.windowSize))
@@ -71,12 +74,21 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         return lower..<min(upper, analyzer.knownLength ?? upper)
     }
 
-    /// The frames a chunk reads: its own, the filter's settling time before, and after them the
-    /// rest of the spectrum segments that start in it.
+    /// The frames a chunk reads: its own, the filters' settling time before (for the first chunk,
+    /// before the range, as far as the file goes back), and after them the rest of the spectrum
+    /// segments that start in it and what the true-peak interpolator reads ahead — at the range's
+    /// end, past it (`postRollFrames`) as far as the file is known to go or a stream goes.
     private func loadedFrames(_ chunk: Int) -> Range<Int64> {
         let own = ownFrames(chunk)
-        let upper = own.upperBound + Int64(analyzer.spectrum.windowSize)
-        return max(0, own.lowerBound - Int64(analyzer.settlingFrames))..<min(upper, analyzer.knownLength ?? upper)
+        let lower = max(-analyzer.frames.lowerBound, own.lowerBound - Int64(analyzer.settlingFrames))
+        let after = Int64(max(analyzer.spectrum.windowSize, analyzer.postRollFrames))
+        var upper = min(own.upperBound + after, analyzer.knownLength ?? Int64.max)
+        if let length = analyzer.knownLength, upper == length {
+            var postRoll = Int64(analyzer.postRollFrames)
+            if let fileFrames = analyzer.file.format.frames { postRoll = max(0, min(postRoll, fileFrames - analyzer.frames.upperBound)) }
+            upper += postRoll
+        }
+        return lower..<upper
     }
 
     /// Brings the chunk's bytes into the cache without blocking a thread, where the format lets us
@@ -127,19 +139,29 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         /// Those of them the input holds.
         var present: Range<Int64>
         /// The frames asked for: the own frames with the settling frames before and the segments'
-        /// tail after. Frame `loaded.lowerBound` is the first of each row (after its padding).
+        /// tail after (and at the range's ends, frames outside it). Frame `loaded.lowerBound` is
+        /// the first of each row (after its padding).
         var loaded: Range<Int64>
         /// Frames actually loaded, from `loaded.lowerBound` on.
         var got: Int
-        /// Where the input ended, when this chunk found its end.
+        /// Loaded frames up to here lie in the range.
+        var available: Int64
+        /// Where the input ended, relative to the range, when this chunk found its end.
         var endOfInput: Int64?
+        /// True when the range starts at the file's first frame: the true-peak filter then rings
+        /// from silence into it, as a meter fed the file would.
+        var startsInput: Bool
+        /// True when no frame follows the range's end (the file or stream ends there): the filter
+        /// rings on past it.
+        var endsInput: Bool
+        /// Zeros before and after each row.
+        var padding: Int
 
-        var available: Int64 { loaded.lowerBound + Int64(got) }
         /// True when the input ends within the chunk's own frames.
         var isLast: Bool { endOfInput.map { $0 <= own.upperBound } ?? false }
 
         /// The index into a channel's row of relative frame `frame`.
-        func offset(_ frame: Int64) -> Int { Int(frame - loaded.lowerBound) + AnalysisWorker.padding }
+        func offset(_ frame: Int64) -> Int { Int(frame - loaded.lowerBound) + padding }
     }
 
     /// Step 1: loads the chunk's frames into the window; a file that ends before its header
@@ -149,20 +171,25 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         let wanted = loadedFrames(chunk)
         let rangeStart = analyzer.frames.lowerBound
         let got = try window.load(rangeStart + wanted.lowerBound..<rangeStart + wanted.upperBound)
-        let available = wanted.lowerBound + Int64(got)
+        // The frames past the range's end are only the true peak's look-ahead: fewer of them is
+        // not an error, just the end of the input.
+        let inRange = wanted.lowerBound..<min(wanted.upperBound, analyzer.knownLength ?? Int64.max)
+        let available = wanted.lowerBound + Int64(min(got, inRange.count))
         var endOfInput: Int64? = nil
-        if got < wanted.count {
+        if available < inRange.upperBound {
             if analyzer.knownLength != nil {
                 throw .malformed(
-                    path: analyzer.file.path, reason: "the file ended at frame \(rangeStart + available), before the \(rangeStart + wanted.upperBound) its header promises")
+                    path: analyzer.file.path, reason: "the file ended at frame \(rangeStart + available), before the \(rangeStart + inRange.upperBound) its header promises")
             }
             endOfInput = available
-        } else if let length = analyzer.knownLength, wanted.upperBound == length {
+        } else if let length = analyzer.knownLength, inRange.upperBound == length {
             endOfInput = length
         }
-        precondition(got + 2 * Self.padding <= rowLength)
+        precondition(got + 2 * padding <= rowLength)
         let presentEnd = max(own.lowerBound, min(own.upperBound, available))
-        return ChunkFrames(own: own, present: own.lowerBound..<presentEnd, loaded: wanted, got: got, endOfInput: endOfInput)
+        return ChunkFrames(
+            own: own, present: own.lowerBound..<presentEnd, loaded: wanted, got: got, available: available, endOfInput: endOfInput,
+            startsInput: own.lowerBound == 0 && rangeStart == 0, endsInput: wanted.lowerBound + Int64(got) == available, padding: padding)
     }
 
     /// The starts of the spectrum segments that begin in the chunk's own frames and fit the input.
@@ -185,7 +212,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     /// Step 2: copies the loaded frames into the channels' rows (after their front padding) and
     /// zeroes the padding around them. Stereo goes eight samples at a time.
     private func deinterleave(_ frames: ChunkFrames) {
-        let padding = Self.padding, got = frames.got, channels = self.channels, rowLength = self.rowLength
+        let padding = self.padding, got = frames.got, channels = self.channels, rowLength = self.rowLength
         let base = planar.baseAddress!
         for channel in 0..<channels {
             let row = base + channel * rowLength
@@ -215,7 +242,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     /// FFTs; returns how many of them lay in the chunk's own frames.
     private func zeroNonFinite(_ channel: Int, _ frames: ChunkFrames) -> Int64 {
         let row = row(channel)
-        let range = Self.padding..<Self.padding + frames.got
+        let range = padding..<padding + frames.got
         let counting = frames.offset(frames.present.lowerBound)..<frames.offset(frames.present.upperBound)
         var count: Int64 = 0
         var start = range.lowerBound
@@ -243,11 +270,16 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         return levels
     }
 
-    /// Step 4: the channel's true peak over its own frames; the interpolation filter rings on for
-    /// 11 samples past the last one of the input.
+    /// Step 4: the channel's true peak over the times of its own frames (outputs `delay` frames
+    /// later). Where the range meets the input's start or end, the interpolator also rings into
+    /// the silence around the input, as it would for a meter fed the file; inside a file, it reads
+    /// the frames around the range and reports only the range's times.
     private func measureTruePeak(_ channel: Int, _ frames: ChunkFrames, above samplePeak: Float) -> Float {
-        let peakEnd = frames.isLast ? frames.endOfInput! + Int64(Self.padding) : frames.present.upperBound
-        return meter.peak(UnsafeBufferPointer(row(channel)), range: frames.offset(frames.own.lowerBound)..<frames.offset(peakEnd), above: samplePeak)
+        let delay = Int64(meter.delay)
+        let lower = frames.startsInput ? -Int64(meter.lookAhead) : frames.own.lowerBound + delay
+        var upper = frames.own.upperBound + delay
+        if frames.isLast, let end = frames.endOfInput { upper = frames.endsInput ? end + Int64(meter.lookBehind) : end + delay }
+        return meter.peak(UnsafeBufferPointer(row(channel)), range: frames.offset(lower)..<frames.offset(upper), above: samplePeak)
     }
 
     /// Step 5: the |X|² of the channel's segments that start in the chunk, summed into its bins of

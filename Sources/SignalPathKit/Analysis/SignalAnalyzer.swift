@@ -24,8 +24,15 @@ public struct SignalAnalyzer: Sendable {
     let channelWeights: [Double]
     /// Frames per chunk: a whole number of spectrum hops.
     let chunkFrames: Int
-    /// Frames read before a chunk to settle the K-weighting filter.
+    /// Frames read before a chunk to settle the K-weighting filter (and the true-peak
+    /// interpolator's reach). The first chunk reads them before the range, where the file has
+    /// them: a range cut inside steady audio then reads as that audio, not as an onset from silence.
     let settlingFrames: Int
+    /// The true-peak meter in `settings.truePeakMode`.
+    let truePeak: TruePeakMeter
+    /// Frames read after the range's end, where the file has them, for the true-peak
+    /// interpolator's outputs up to the end (it reads ahead).
+    let postRollFrames: Int
 
     /// Frames of spectrum per chunk, aimed at ~2 MB of samples per chunk.
     static let chunkSamples = 1 << 19
@@ -47,8 +54,11 @@ public struct SignalAnalyzer: Sendable {
         // The filter's settling time is ~0.19 s of audio, so its frames grow with the rate (4 × 10⁸
         // at 2 GHz): no more than the range holds, where they would be read for nothing, and none
         // for a filter whose loudness is not reported.
-        let settling = max(measuresLoudness ? weighting.settlingFrames : 0, TruePeakMeter.taps)
-        settlingFrames = min(settling, Int(clamping: frames.upperBound == Int64.max ? Int64.max : Int64(frames.count)))
+        // The true-peak interpolator's reach is not clamped: it is a few dozen frames.
+        truePeak = TruePeakMeter(mode: settings.truePeakMode)
+        let rangeLength = Int(clamping: frames.upperBound == Int64.max ? Int64.max : Int64(frames.count))
+        settlingFrames = max(min(measuresLoudness ? weighting.settlingFrames : 0, rangeLength), truePeak.lookBehind)
+        postRollFrames = truePeak.delay + truePeak.lookAhead
     }
 
     /// The frames in the range, or nil for a stream that has not ended.

@@ -1,10 +1,17 @@
-/// True peak by ITU-R BS.1770-4 Annex 2: the signal interpolated 4× with the Recommendation's
-/// 48-tap FIR (four phases of 12 taps), and the largest magnitude among the interpolated values.
+/// True peak by ITU-R BS.1770-4 Annex 2 (`.bs1770`, the default): the signal interpolated 4× with
+/// the Recommendation's 48-tap FIR (four phases of 12 taps), and the largest magnitude among the
+/// interpolated values; or by `OversamplingInterpolator` (`.accurate`).
 ///
 /// The filter's taps are symmetric about 23.5 (in 4× samples), so its outputs fall at ⅛, ⅜, ⅝
 /// and ⅞ of the way between input samples, none on them; the reported true peak is therefore
 /// the larger of this and the sample peak, which a true peak can never be below.
+///
+/// Outputs are indexed by the input sample they end at: output `i` of `.bs1770` reads samples
+/// i − 11 … i and stands for the signal between samples i − 6 and i − 5 (`delay` = 6). The
+/// accurate interpolator's outputs at `i` stand for the times from sample i to just before i + 1
+/// (`delay` = 0), and read `lookBehind` samples before and `lookAhead` from there on.
 public struct TruePeakMeter: Sendable {
+    public let mode: TruePeakMode
     /// The Recommendation's coefficients, one row per phase.
     static let phases: [[Float]] = [
         [
@@ -32,15 +39,25 @@ public struct TruePeakMeter: Sendable {
     /// Outputs per block for the skip test.
     static let blockSize = 256
 
-    public init() {}
+    public init(mode: TruePeakMode = .bs1770) {
+        self.mode = mode
+    }
+
+    /// Samples before `range.lowerBound` that the outputs read.
+    public var lookBehind: Int { mode == .bs1770 ? Self.taps - 1 : OversamplingInterpolator.shared.lookBehind }
+    /// Samples from `range.upperBound` on that the outputs read.
+    public var lookAhead: Int { mode == .bs1770 ? 0 : OversamplingInterpolator.shared.lookAhead }
+    /// Output `i` stands for the signal from sample i − delay on (to just before the next sample).
+    public var delay: Int { mode == .bs1770 ? 6 : 0 }
 
     /// The largest interpolated magnitude for the outputs at samples `range` of `samples` (one
-    /// channel, contiguous; each output also reads the 11 samples before it, so `range` starts at
-    /// 11 or later), or `floor` when none exceeds it. Blocks whose inputs cannot produce more than
+    /// channel, contiguous; the outputs read `lookBehind` samples before `range` and `lookAhead`
+    /// after it), or `floor` when none exceeds it. Blocks whose inputs cannot produce more than
     /// `floor` are not interpolated, so the answer is exact above `floor`.
     public func peak(_ samples: UnsafeBufferPointer<Float>, range: Range<Int>, above floor: Float) -> Float {
-        precondition(range.lowerBound >= Self.taps - 1 && range.upperBound <= samples.count)
+        precondition(range.lowerBound >= lookBehind && range.upperBound + lookAhead <= samples.count)
         guard let base = samples.baseAddress else { return floor }
+        if mode == .accurate { return OversamplingInterpolator.shared.peak(base, times: range, above: floor) }
         var peak = floor
         var blockStart = range.lowerBound
         while blockStart < range.upperBound {
@@ -54,7 +71,7 @@ public struct TruePeakMeter: Sendable {
     }
 
     /// max |x| over `range`, four at a time.
-    private static func largestMagnitude(_ samples: UnsafePointer<Float>, _ range: Range<Int>) -> Float {
+    static func largestMagnitude(_ samples: UnsafePointer<Float>, _ range: Range<Int>) -> Float {
         var largest = SIMD4<Float>(repeating: 0)
         var index = range.lowerBound
         while index &+ 4 <= range.upperBound {

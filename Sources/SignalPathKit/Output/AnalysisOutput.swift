@@ -131,7 +131,11 @@ extension SignalAnalysis {
             .init("rms_reference", .string(settings.rmsReference.rawValue)),
             .init("rms", .string("20·log10(RMS) over all samples; " + settings.rmsReference.description)),
             .init("peak", .string("largest |sample|, dBFS (full scale = 1.0); time of its first occurrence")),
-            .init("true_peak", .string("ITU-R BS.1770-4 Annex 2: 4× oversampling with the 48-tap FIR of the Recommendation; never below the sample peak")),
+            .init("true_peak_mode", .string(settings.truePeakMode.rawValue)),
+            .init("true_peak", .string(settings.truePeakMode.description)),
+            .init(
+                "range_filters",
+                .string("with a range, the K-weighting and true-peak filters start from the frames before it (from the file's start at most), not from silence")),
             .init(
                 "clipping",
                 .string(

@@ -80,7 +80,8 @@ extension SignalAnalysis {
         return "RMS: \(settings.rmsReference.description); spectrum: \(parameters.window.name) window, \(parameters.fftSize)-point FFT, "
             + "\(UnitFormat.fixed(Double(sampleRate) / Double(parameters.fftSize), 2)) Hz bins, \(UnitFormat.fixed(parameters.overlap * 100, 0)) % overlap, "
             + "mean of \(spectrum?.segments ?? 0) segments, dB re full scale; silence below \(UnitFormat.fixed(settings.silenceThreshold, 0)) dBFS; "
-            + "clipping: runs of >= \(settings.minimumClipRun) full-scale samples"
+            + "clipping: runs of >= \(settings.minimumClipRun) full-scale samples; true peak: "
+            + (settings.truePeakMode == .bs1770 ? "BS.1770 4× FIR" : "accurate (8×, flat to 0.45·fs)")
     }
 }
 

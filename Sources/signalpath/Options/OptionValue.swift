@@ -119,6 +119,7 @@ extension FrequencyWeighting: ExpressibleByArgument {
 extension Averaging: ExpressibleByArgument {}
 extension SpectrumScale: ExpressibleByArgument {}
 extension RMSReference: ExpressibleByArgument {}
+extension TruePeakMode: ExpressibleByArgument {}
 extension ColorDepth.Choice: ExpressibleByArgument {}
 extension ColorMap: ExpressibleByArgument {}
 extension SpectrumPlot.TraceStyle: ExpressibleByArgument {}
