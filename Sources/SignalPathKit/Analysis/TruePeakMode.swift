@@ -13,8 +13,8 @@ public enum TruePeakMode: String, Sendable, CaseIterable {
         case .bs1770:
             return "ITU-R BS.1770-4 Annex 2: 4× oversampling with the 48-tap FIR of the Recommendation; never below the sample peak"
         case .accurate:
-            return "8× oversampling (three half-band stages of 40, 8 and 4 taps, Kaiser-windowed) flat within ±0.012 dB to 0.45·fs, "
-                + "−6 dB at 0.5·fs, images from 0.55·fs down ≥ 58 dB; a parabola through each local maximum and its neighbours; "
+            return "8× oversampling (three half-band stages of 40, 8 and 4 taps, Kaiser-windowed) flat within ±0.01 dB to 0.45·fs, "
+                + "−6 dB at 0.5·fs, images from 0.55·fs down ≥ 60 dB; a parabola through each local maximum and its neighbours; "
                 + "never below the sample peak. Material with energy near fs/2 (hard clipping) reads by its reconstruction filter"
         }
     }
