@@ -114,7 +114,7 @@ struct OptionAuditCLITests {
                         Variant("--range", "0..0.5"), Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--rms-reference", "sine"),
                         Variant("--silence-threshold", "-20"), Variant("--clip-run", "1"), Variant("--tones", "1"), Variant("--harmonics", "3"),
                         Variant("--fft-size", "4096"), Variant("--window", "hann"), Variant("--a4", "415"), Variant("--format", "csv"),
-                        Variant("--output", out + ".txt"),
+                        Variant("--output", out + ".txt"), Variant("--true-peak", "accurate"),
                     ])
             ]
         case "info":

@@ -84,6 +84,12 @@ struct OptionParsingTests {
         let analyze = try Analyze.parse(["a.wav"])
         #expect(analyze.analysis.settings == AnalysisSettings(), "the defaults are the library's")
         #expect(try Analyze.parse(["a.wav", "--window", "hann"]).analysis.settings.spectrum.window == .hann)
+        #expect(try Analyze.parse(["a.wav"]).settings == AnalysisSettings(), "the true-peak default is the library's")
+        #expect(try Analyze.parse(["a.wav", "--true-peak", "accurate"]).settings.truePeakMode == .accurate)
+        #expect(try Analyze.parse(["a.wav", "--true-peak", "bs1770"]).settings.truePeakMode == .bs1770)
+        for bad in ["", "BS1770", "exact", "4x"] {
+            #expect(throws: (any Error).self, "\(bad)") { try Analyze.parse(["a.wav", "--true-peak", bad]) }
+        }
     }
 
     @Test("--output: the extension picks the format; disagreements, unknown and unwritten extensions are refused")
