@@ -3,6 +3,9 @@
 // Usage:
 //   Micro fft-rate                    FFT frames per second on one core (window, r2c FFT, |X|², mean), per size
 //   Micro cache-lookup                FileMemoryCache with 10 000 chunks: hit, merged-hit and miss lookups
+//   Micro true-peak                   ns per sample of each true-peak mode on one core: every block
+//                                     interpolated (the meter's cost), and a running peak over noise
+//                                     (blocks that cannot beat it are skipped, as in analyze)
 //   Micro fft-only SEGMENTS CHANNELS FFTSIZE WORKERS
 //                                     the transforms of a Welch spectrum (SEGMENTS per channel, Hann, mean)
 //                                     on data already in memory, on WORKERS tasks: what `spectrum` would
@@ -118,8 +121,39 @@ case "fft-only":
         return total
     }
     if result.isNaN { print("nan") }
+case "true-peak":
+    // 10 s of 48 kHz noise with 64 samples of zeros around it (the meters read back and ahead).
+    let frames = 480_000, margin = 64
+    let samples = [Float](repeating: 0, count: margin) + noise(frames: frames, channels: 1).map { $0 * 0.5 } + [Float](repeating: 0, count: margin)
+    var costs: [TruePeakMode: (every: Double, running: Double)] = [:]
+    samples.withUnsafeBufferPointer { buffer in
+        for mode in TruePeakMode.allCases {
+            let meter = TruePeakMeter(mode: mode)
+            var sink: Float = 0
+            // Every block: the running peak starts at 0 for each block of 256, so none is skipped.
+            func everyBlock() {
+                for start in stride(from: margin, to: margin + frames, by: 256) { sink = max(sink, meter.peak(buffer, range: start..<start + 256, above: 0)) }
+            }
+            func running() { sink = max(sink, meter.peak(buffer, range: margin..<margin + frames, above: 0)) }
+            var best = (every: Double.infinity, running: Double.infinity)
+            for _ in 0..<5 {
+                var start = now()
+                everyBlock()
+                best.every = min(best.every, now() - start)
+                start = now()
+                running()
+                best.running = min(best.running, now() - start)
+            }
+            if sink.isNaN { print("nan") }
+            let cost = (every: best.every / Double(frames) * 1e9, running: best.running / Double(frames) * 1e9)
+            costs[mode] = cost
+            print("\(pad(mode.rawValue, 10)) every block \(format1(cost.every)) ns/sample, running peak \(format1(cost.running)) ns/sample")
+        }
+    }
+    let (bs1770, accurate) = (costs[.bs1770]!, costs[.accurate]!)
+    print("accurate / bs1770, every block: \(format1(accurate.every / bs1770.every * 100))%; running peak: \(format1(accurate.running / bs1770.running * 100))%")
 default:
-    print("usage: Micro fft-rate | cache-lookup | fft-only SEGMENTS CHANNELS FFTSIZE WORKERS")
+    print("usage: Micro fft-rate | cache-lookup | true-peak | fft-only SEGMENTS CHANNELS FFTSIZE WORKERS")
     exit(64)
 }
 

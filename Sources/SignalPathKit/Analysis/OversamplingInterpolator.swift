@@ -1,5 +1,3 @@
-import Foundation
-
 /// The `accurate` true peak: the signal interpolated 8× by three half-band stages, and the largest
 /// magnitude among the interpolated values, each local maximum refined by a parabola through it
 /// and its two neighbours.
@@ -26,37 +24,38 @@ struct OversamplingInterpolator: Sendable {
     /// Per stage, the midpoint coefficients `c[j]` for the pair of samples `j` either side:
     /// mid(i, i+1) = Σ c[j]·(x[i − j] + x[i + 1 + j]).
     let stages: [[Float]]
-    /// Input samples of margin around a block, so that the last stage covers the block's times
-    /// and one grid step either side (for the parabola's neighbours).
-    let margin: Int
-    /// Samples before a range's first time that the first stage reads, and samples at and after
-    /// its end.
+    /// Samples before a range's first time that the outputs read, and samples from its end on.
     let lookBehind: Int
     let lookAhead: Int
     /// No output exceeds the largest input magnitude within reach times this: the product of the
-    /// stages' Σ|coefficients| (at least 1: each stage also passes its input on), and 9/8, the most
-    /// a parabola through a local maximum b and neighbours a, c ≥ 0 can add ((a − c)² / 8(2b − a − c) ≤ b/8).
+    /// stages' Σ|coefficients| (at least 1: each stage also passes its input on) and `parabolaBound`.
     let gainBound: Float
+    /// The most a parabola can add to the local maximum it refines: the 8× grid holds nothing above
+    /// fs/2 (1/16 of its rate) but the stages' leakage, so its vertex lies within half a step of
+    /// the grid's local maximum and adds at most ω²·P·(δ/2)²/2 = π²/512 ≈ 1.9 % (ω = π per sample,
+    /// δ = ⅛); 3 % leaves room for the leakage.
+    static let parabolaBound: Float = 1.03
     /// Input samples per block: the skip test's unit, and the scratch's size.
     static let blockSize = 256
 
     /// Half-band stages as (pairs, Kaiser β): stage 1 flat within ±0.0013 (0.011 dB) to 0.45·fs,
     /// stage 2 to 0.225 of its rate (±0.0011), stage 3 to 0.1125 (±0.0016), each β the one with the
-    /// smallest passband error for its pairs (searched in steps of 0.25).
+    /// smallest passband error for its pairs (searched in steps of 0.25). Stages 2 and 3 are
+    /// written out for their 4 and 2 pairs in `interpolate`.
     static let design: [(pairs: Int, beta: Double)] = [(20, 6.25), (4, 6.75), (2, 4.0)]
 
-    static let shared = OversamplingInterpolator(design: design)
+    static let shared = OversamplingInterpolator()
 
-    init(design: [(pairs: Int, beta: Double)]) {
-        stages = design.map { Self.halfBand(pairs: $0.pairs, beta: $0.beta) }
-        // The last grid needs times a − 1/8 … b; stage s loses (pairs − 1) of its own input samples at
-        // each side, 2^(s−1) of them to an input sample. Found by walking the valid ranges back.
-        var lost = 0.0
-        for (index, stage) in stages.enumerated().dropFirst() { lost += Double(stage.count) / Double(1 << index) }
-        margin = Int((lost + 1).rounded(.up))
-        lookBehind = margin + stages[0].count - 1
-        lookAhead = margin + stages[0].count
-        gainBound = stages.reduce(Float(1)) { $0 * max(1, 2 * $1.reduce(0) { $0 + abs($1) }) } * 1.125
+    init() {
+        stages = Self.design.map { Self.halfBand(pairs: $0.pairs, beta: $0.beta) }
+        precondition(stages[1].count == 4 && stages[2].count == 2)
+        // The 8× phases are needed for one sample either side of a block (the parabola's
+        // neighbours); stage 3 reads stage 2's outputs one sample further, stage 2 stage 1's two
+        // samples further, and stage 1 reads its pairs: 23 samples back and 24 on (the last at
+        // index end + 23).
+        lookBehind = 1 + 1 + 2 + (stages[0].count - 1)
+        lookAhead = 1 + 1 + 2 + stages[0].count
+        gainBound = stages.reduce(Self.parabolaBound) { $0 * max(1, 2 * $1.reduce(0) { $0 + abs($1) }) }
     }
 
     /// A half-band interpolator's midpoint taps: the ideal sin(πk)/(πk) at k = j + ½, windowed by
@@ -86,21 +85,18 @@ struct OversamplingInterpolator: Sendable {
     /// sample of the range to just before the sample after its last) of `samples`, or `floor`
     /// when none exceeds it. Reads `lookBehind` samples before and `lookAhead` from the range's end.
     func peak(_ samples: UnsafePointer<Float>, times: Range<Int>, above floor: Float) -> Float {
-        let lengths = scratchLengths(block: Self.blockSize)
-        return withUnsafeTemporaryAllocation(of: Float.self, capacity: lengths.reduce(0, +)) { scratch -> Float in
+        let block = Self.blockSize
+        // Stage 1's midpoints for the block and 4 samples either side, stage 2's for 2 either side
+        // (with room for whole groups of four), the groups' largest magnitudes.
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * (block + 8) + block / 4 + 1) { scratch -> Float in
             let base = scratch.baseAddress!
-            var levels: [UnsafeMutablePointer<Float>] = [UnsafeMutablePointer(mutating: samples)]
-            var offset = 0
-            for length in lengths {
-                levels.append(base + offset)
-                offset += length
-            }
+            let buffers = Scratch(m1: base, qa: base + (block + 8), qb: base + 2 * (block + 8), groupMax: base + 3 * (block + 8))
             var peak = floor
             var blockStart = times.lowerBound
             while blockStart < times.upperBound {
-                let blockEnd = min(blockStart + Self.blockSize, times.upperBound)
+                let blockEnd = min(blockStart + block, times.upperBound)
                 if TruePeakMeter.largestMagnitude(samples, (blockStart - lookBehind)..<(blockEnd + lookAhead)) * gainBound > peak {
-                    peak = max(peak, interpolate(samples, blockStart..<blockEnd, levels: levels, above: peak))
+                    peak = max(peak, interpolate(samples, blockStart..<blockEnd, buffers, above: peak))
                 }
                 blockStart = blockEnd
             }
@@ -108,48 +104,134 @@ struct OversamplingInterpolator: Sendable {
         }
     }
 
-    /// The lengths of the grids at 2×, 4×, 8× for a block of `block` input samples.
-    private func scratchLengths(block: Int) -> [Int] {
-        var lengths: [Int] = []
-        var length = block + 2 * margin
-        for _ in stages {
-            length *= 2
-            lengths.append(length)
-        }
-        return lengths
+    /// The block's scratch: stage 1's midpoints `m1` (between x[i] and x[i + 1]), stage 2's `qa`
+    /// (between x[i] and m1[i]) and `qb` (between m1[i] and x[i + 1]), and the largest magnitude
+    /// of each group of four samples' 32 grid values.
+    private struct Scratch {
+        var m1, qa, qb, groupMax: UnsafeMutablePointer<Float>
     }
 
-    /// One block: each stage's grid from the one before (stage 1 from the input, starting `margin`
-    /// samples before the block), then the largest magnitude of the last grid at the block's times,
-    /// each local maximum that could beat `floor` refined by a parabola.
-    private func interpolate(_ samples: UnsafePointer<Float>, _ block: Range<Int>, levels: [UnsafeMutablePointer<Float>], above floor: Float) -> Float {
-        let inputCount = block.count + 2 * margin
-        // Valid indices of each level's grid: stage s keeps the grid before it where it can compute
-        // the midpoints, i.e. (pairs − 1) samples in from either end.
-        var valid = 0..<inputCount
-        var source = UnsafePointer(samples + (block.lowerBound - margin))
-        for (index, taps) in stages.enumerated() {
-            let target = levels[index + 1]
-            let computable = index == 0 ? valid : (valid.lowerBound + taps.count - 1)..<(valid.upperBound - taps.count)
-            Self.halfBand(source, computable, taps: taps, into: target)
-            valid = 2 * computable.lowerBound..<2 * computable.upperBound
-            source = UnsafePointer(target)
+    /// One block: the eight phases at i, i + ⅛, …, i + ⅞ for every sample i of the block and one
+    /// either side — x, p1, qa, p3, m1, p5, qb, p7 — each computed for four samples at a time from
+    /// the one before, without interleaving them into one grid; then their largest magnitude,
+    /// and where it could beat `floor`, a parabola through each local maximum and its neighbours.
+    private func interpolate(_ x: UnsafePointer<Float>, _ block: Range<Int>, _ scratch: Scratch, above floor: Float) -> Float {
+        let n = block.count, a = block.lowerBound
+        // Scratch index k holds sample a − 4 + k (m1), a − 2 + k (qa, qb), a − 1 + k (odd phases).
+        let m1 = scratch.m1, qa = scratch.qa, qb = scratch.qb
+        @inline(__always)
+        func load(_ pointer: UnsafePointer<Float>, _ index: Int) -> SIMD4<Float> {
+            UnsafeRawPointer(pointer + index).loadUnaligned(as: SIMD4<Float>.self)
         }
-        // The last grid's index of the block's first time, and its step per input sample.
-        let factor = 1 << stages.count
-        let first = margin * factor, last = first + block.count * factor
-        precondition(valid.lowerBound <= first - 1 && last + 1 <= valid.upperBound)
-        let grid = source
-        var peak = floor
-        let parabolaFloor = floor / 1.125
-        var previous = abs(grid[first - 1]), current = abs(grid[first])
-        for index in first..<last {
-            let next = abs(grid[index + 1])
-            if current > parabolaFloor && current >= previous && current >= next {
-                peak = max(peak, Self.parabolaPeak(previous, current, next))
+        @inline(__always)
+        func store(_ value: SIMD4<Float>, _ pointer: UnsafeMutablePointer<Float>, _ index: Int) {
+            UnsafeMutableRawPointer(pointer + index).storeBytes(of: value, as: SIMD4<Float>.self)
+        }
+        // Stage 1: m1 for samples a − 4 … a + n + 3, four at a time and the rest one by one (the
+        // input's reach ends there). Stages 2 and 3 below compute whole groups of four past the
+        // block's end into the scratch's room; those lanes are never read as results.
+        stages[0].withUnsafeBufferPointer { taps in
+            let pairs = taps.count
+            let first = a - 4
+            var k = 0
+            while k &+ 4 <= n + 8 {
+                let i = first &+ k
+                var sum = SIMD4<Float>(repeating: 0)
+                for j in 0..<pairs { sum += taps[j] * (load(x, i &- j) + load(x, i &+ 1 &+ j)) }
+                store(sum, m1, k)
+                k &+= 4
             }
-            previous = current
-            current = next
+            while k < n + 8 {
+                let i = first &+ k
+                var sum: Float = 0
+                for j in 0..<pairs { sum += taps[j] * (x[i &- j] + x[i &+ 1 &+ j]) }
+                m1[k] = sum
+                k &+= 1
+            }
+        }
+        // Stage 2: qa and qb for samples a − 2 … a + n + 1 (m1 index = k + 2).
+        let (c0, c1, c2, c3) = (stages[1][0], stages[1][1], stages[1][2], stages[1][3])
+        var index = 0
+        while index < n + 4 {
+            let k = index
+            let i = a - 2 + k, m = k + 2
+            let x0 = load(x, i), xm1 = load(x, i - 1), xp1 = load(x, i + 1), xp2 = load(x, i + 2)
+            let mm2 = load(m1, m - 2), mm1 = load(m1, m - 1), m0 = load(m1, m), mp1 = load(m1, m + 1), mp2 = load(m1, m + 2)
+            store(c0 * (x0 + m0) + c1 * (mm1 + xp1) + c2 * (xm1 + mp1) + c3 * (mm2 + xp2), qa, k)
+            store(c0 * (m0 + xp1) + c1 * (x0 + mp1) + c2 * (mm1 + xp2) + c3 * (xm1 + mp2), qb, k)
+            index &+= 4
+        }
+        // Stage 3: the odd phases for samples a … a + n − 1 (qa/qb index = k + 1, m1 = k + 3), folded
+        // straight into each group's largest and smallest value (not stored: the parabolas below
+        // recompute them for the few groups that need them); magnitudes once per group.
+        let (d0, d1) = (stages[2][0], stages[2][1])
+        @inline(__always)
+        func odd(_ k: Int) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+            let x0 = load(x, a - 1 + k), xp1 = load(x, a + k), m0 = load(m1, k + 3)
+            let qa0 = load(qa, k + 1), qap1 = load(qa, k + 2), qb0 = load(qb, k + 1), qbm1 = load(qb, k)
+            return (d0 * (x0 + qa0) + d1 * (qbm1 + m0), d0 * (qa0 + m0) + d1 * (x0 + qb0), d0 * (m0 + qb0) + d1 * (qa0 + xp1), d0 * (qb0 + xp1) + d1 * (m0 + qap1))
+        }
+        var largest = SIMD4<Float>(repeating: 0)
+        var group = 0
+        var k = 1
+        while k < n + 1 {
+            let (p1, p3, p5, p7) = odd(k)
+            var high = load(x, a - 1 + k), low = high
+            @inline(__always)
+            func include(_ value: SIMD4<Float>) {
+                high.replace(with: value, where: value .> high)
+                low.replace(with: value, where: value .< low)
+            }
+            include(p1)
+            include(load(qa, k + 1))
+            include(p3)
+            include(load(m1, k + 3))
+            include(p5)
+            include(load(qb, k + 1))
+            include(p7)
+            var groupLargest = high
+            groupLargest.replace(with: -low, where: -low .> high)
+            // Lanes past the block's end (in its last group of four) do not count.
+            if k + 4 > n + 1 { groupLargest.replace(with: 0, where: SIMD4<Int32>(0, 1, 2, 3) .>= SIMD4<Int32>(repeating: Int32(n + 1 - k))) }
+            largest.replace(with: groupLargest, where: groupLargest .> largest)
+            scratch.groupMax[group] = groupLargest.largestLane
+            group &+= 1
+            k &+= 4
+        }
+        var peak = max(floor, largest.largestLane)
+        guard peak * Self.parabolaBound > floor else { return peak }
+        // The parabolas, only in groups whose grid reaches within `parabolaBound` of the peak.
+        let threshold = peak / Self.parabolaBound
+        for group in 0..<(n + 3) / 4 where scratch.groupMax[group] > threshold {
+            // The group's 32 grid values in time order, with the one before and the one after.
+            let k = 1 + 4 * group
+            let (p1, p3, p5, p7) = odd(k)
+            let before = odd(k - 4).3[3]
+            let phases = (load(x, a - 1 + k), p1, load(qa, k + 1), p3, load(m1, k + 3), p5, load(qb, k + 1), p7)
+            var values = (
+                abs(before), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0),
+                Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0),
+                Float(0), Float(0), Float(0), Float(0), Float(0), Float(0)
+            )
+            withUnsafeMutableBytes(of: &values) { raw in
+                let grid = raw.bindMemory(to: Float.self)
+                for lane in 0..<4 {
+                    grid[1 + 8 * lane] = abs(phases.0[lane])
+                    grid[2 + 8 * lane] = abs(phases.1[lane])
+                    grid[3 + 8 * lane] = abs(phases.2[lane])
+                    grid[4 + 8 * lane] = abs(phases.3[lane])
+                    grid[5 + 8 * lane] = abs(phases.4[lane])
+                    grid[6 + 8 * lane] = abs(phases.5[lane])
+                    grid[7 + 8 * lane] = abs(phases.6[lane])
+                    grid[8 + 8 * lane] = abs(phases.7[lane])
+                }
+                grid[33] = abs(x[a - 1 + k + 4])
+                // Only the block's own samples: the last group may hold fewer than four.
+                let count = 8 * min(4, n + 1 - k)
+                for index in 1...count where grid[index] > threshold && grid[index] >= grid[index - 1] && grid[index] >= grid[index + 1] {
+                    peak = max(peak, Self.parabolaPeak(grid[index - 1], grid[index], grid[index + 1]))
+                }
+            }
         }
         return peak
     }
@@ -161,31 +243,5 @@ struct OversamplingInterpolator: Sendable {
         guard curvature > 0 else { return b }
         let slope = a - c
         return b + slope * slope / (8 * curvature)
-    }
-
-    /// One half-band stage: for each `i` in `range`, `output[2i] = input[i]` and `output[2i + 1]` the
-    /// midpoint of input[i] and input[i + 1]; four midpoints at a time over unaligned loads.
-    private static func halfBand(_ input: UnsafePointer<Float>, _ range: Range<Int>, taps: [Float], into output: UnsafeMutablePointer<Float>) {
-        func load(_ index: Int) -> SIMD4<Float> { UnsafeRawPointer(input + index).loadUnaligned(as: SIMD4<Float>.self) }
-        taps.withUnsafeBufferPointer { taps in
-            let count = taps.count
-            var index = range.lowerBound
-            while index &+ 4 <= range.upperBound {
-                var sum = SIMD4<Float>(repeating: 0)
-                for j in 0..<count { sum += taps[j] * (load(index &- j) + load(index &+ 1 &+ j)) }
-                for lane in 0..<4 {
-                    output[2 &* (index &+ lane)] = input[index &+ lane]
-                    output[2 &* (index &+ lane) &+ 1] = sum[lane]
-                }
-                index &+= 4
-            }
-            while index < range.upperBound {
-                var sum: Float = 0
-                for j in 0..<count { sum += taps[j] * (input[index &- j] + input[index &+ 1 &+ j]) }
-                output[2 &* index] = input[index]
-                output[2 &* index &+ 1] = sum
-                index &+= 1
-            }
-        }
     }
 }
