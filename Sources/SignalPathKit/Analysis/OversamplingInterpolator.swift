@@ -206,7 +206,8 @@ struct OversamplingInterpolator: Sendable {
             // The group's 32 grid values in time order, with the one before and the one after.
             let k = 1 + 4 * group
             let (p1, p3, p5, p7) = odd(k)
-            let before = odd(k - 4).3[3]
+            // The last phase of the sample before the group (i = a − 2 + k): d0·(qb[i] + x[i + 1]) + d1·(m1[i] + qa[i + 1]).
+            let before = d0 * (qb[k] + x[a - 1 + k]) + d1 * (m1[k + 2] + qa[k + 1])
             let phases = (load(x, a - 1 + k), p1, load(qa, k + 1), p3, load(m1, k + 3), p5, load(qb, k + 1), p7)
             var values = (
                 abs(before), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0),

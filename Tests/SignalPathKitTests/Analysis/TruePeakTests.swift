@@ -94,6 +94,55 @@ struct TruePeakTests {
         }
     }
 
+    /// The accurate interpolator written the plain way: each stage's grid interleaved in full, in
+    /// Double, then the largest |value| at the grid points of times `times` and the vertex of the
+    /// parabola at each of their local maxima.
+    static func naivePeak(_ x: [Float], times: Range<Int>) -> Double {
+        let stages = OversamplingInterpolator.shared.stages.map { $0.map(Double.init) }
+        // Level values with the index of their first element (level 0: the samples).
+        var values = x.map(Double.init), first = 0
+        for taps in stages {
+            let pairs = taps.count
+            var next: [Double] = []
+            let from = pairs - 1, to = values.count - pairs  // midpoints computable: from ..< to
+            for r in from..<to {
+                next.append(values[r])
+                var sum = 0.0
+                for j in 0..<pairs { sum += taps[j] * (values[r - j] + values[r + 1 + j]) }
+                next.append(sum)
+            }
+            first = 2 * (first + from)
+            values = next
+        }
+        // values[q] is the grid point at time (first + q) / 8.
+        let magnitude = values.map(abs)
+        var peak = 0.0
+        for time in 8 * times.lowerBound..<8 * times.upperBound {
+            let q = time - first
+            peak = max(peak, magnitude[q])
+            if magnitude[q] >= magnitude[q - 1] && magnitude[q] >= magnitude[q + 1] {
+                peak = max(peak, Double(OversamplingInterpolator.parabolaPeak(Float(magnitude[q - 1]), Float(magnitude[q]), Float(magnitude[q + 1]))))
+            }
+        }
+        return peak
+    }
+
+    @Test("the accurate meter equals the plain cascade with parabolas, for seeded ranges and floors")
+    func accurateMatchesNaiveModel() {
+        var generator = SeededGenerator(seed: 14)
+        let meter = TruePeakMeter(mode: .accurate)
+        for round in 0..<40 {
+            let signal = BandLimitedSignal.randomSum(sampleRate: 48_000, seconds: 0.03, using: &generator)
+            let x = signal.samples().map(Float.init)
+            let lower = Int.random(in: meter.lookBehind...200, using: &generator)
+            let upper = Int.random(in: lower + 1...x.count - meter.lookAhead, using: &generator)
+            let model = Self.naivePeak(x, times: lower..<upper)
+            let floor = Float(model) * [0, 0.5, 0.99, 1.01][round % 4]
+            let measured = x.withUnsafeBufferPointer { meter.peak($0, range: lower..<upper, above: floor) }
+            #expect(abs(Double(measured) - max(Double(floor), model)) <= 2e-6, "\(signal), \(lower)..<\(upper), floor \(floor): \(measured) against \(model)")
+        }
+    }
+
     @Test("the interpolator's stages: unit gain at DC, and a tone at 0.45·fs passes within 0.01 dB")
     func stages() {
         let interpolator = OversamplingInterpolator.shared
