@@ -81,7 +81,7 @@ extension SignalAnalysis {
             + "\(UnitFormat.fixed(Double(sampleRate) / Double(parameters.fftSize), 2)) Hz bins, \(UnitFormat.fixed(parameters.overlap * 100, 0)) % overlap, "
             + "mean of \(spectrum?.segments ?? 0) segments, dB re full scale; silence below \(UnitFormat.fixed(settings.silenceThreshold, 0)) dBFS; "
             + "clipping: runs of >= \(settings.minimumClipRun) full-scale samples; true peak: "
-            + (settings.truePeakMode == .bs1770 ? "BS.1770 4× FIR" : "accurate (8×, flat to 0.45·fs)")
+            + (settings.truePeakMode == .bs1770 ? "BS.1770 4x FIR" : "accurate (8x, flat to 0.45 fs)")
     }
 }
 
