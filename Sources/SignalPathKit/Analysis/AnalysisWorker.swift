@@ -24,7 +24,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         let reader = try analyzer.file.makeReader()
         reader.limitReadAhead(toFrame: analyzer.frames.upperBound)
         let spectrum = analyzer.spectrum
-        let capacity = analyzer.chunkFrames + analyzer.settlingFrames + spectrum.windowSize
+        let capacity = analyzer.chunkFrames + analyzer.settlingFrames + (analyzer.scope == .everything ? spectrum.windowSize : 0)
         channels = analyzer.file.format.channels
         window = FrameWindow(reader: reader, capacity: capacity)
         rowLength = capacity + 2 * Self.padding
