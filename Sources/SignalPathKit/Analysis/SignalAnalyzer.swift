@@ -33,7 +33,8 @@ public struct SignalAnalyzer: Sendable {
         /// Everything `analyze` reports.
         case everything
         /// Levels, loudness and true peak, without the spectrum (no tones, distortion or spectral
-        /// summary): what `loudness` needs. The FFTs are most of analyze's time.
+        /// summary) and without the per-block levels (noise floor, silent fraction: nil): what
+        /// `loudness` needs. The FFTs are most of analyze's time.
         case loudness
     }
 
