@@ -28,7 +28,7 @@ final class AnalysisCombiner {
         truePeaks = [Float](repeating: 0, count: channels)
         truePeakFrames = [Double?](repeating: nil, count: channels)
         nonFiniteSamples = [Int64](repeating: 0, count: channels)
-        power = [Double](repeating: 0, count: channels * (analyzer.spectrum.fftSize / 2 + 1))
+        power = [Double](repeating: 0, count: analyzer.scope == .everything ? channels * (analyzer.spectrum.fftSize / 2 + 1) : 0)
         strongestBins = power
         // Reserved once when the length is known: grown by doubling instead, the arrays would be
         // copied again and again and held twice while they are.

@@ -99,7 +99,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         var result = AnalysisChunk(
             index: chunk, levels: [], truePeaks: [], truePeakFrames: [], nonFiniteSamples: [], firstSubBlock: firstSubBlock,
             weightedEnergy: [Double](repeating: 0, count: subBlocks), squares: [Double](repeating: 0, count: subBlocks * channels),
-            power: [Double](repeating: 0, count: transform.binCount * channels),
+            power: [Double](repeating: 0, count: analyzer.scope == .everything ? transform.binCount * channels : 0),
             strongestBins: [(bin: Int, power: Double)](
                 repeating: (0, 0), count: analyzer.distortionBins == nil ? 0 : segmentStarts.count * channels),
             segments: segmentStarts.count,
