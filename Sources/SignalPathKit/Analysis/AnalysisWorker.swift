@@ -262,6 +262,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private func addSegments(
         _ channel: Int, _ frames: ChunkFrames, starts: [Int64], power: inout [Double], strongestBins: inout [(bin: Int, power: Double)]
     ) {
+        // A loudness pass has no segments, and no bins to sum them into.
+        guard !starts.isEmpty else { return }
         let bins = transform.binCount
         let row = UnsafeBufferPointer(row(channel))
         power.withUnsafeMutableBufferPointer { power in
