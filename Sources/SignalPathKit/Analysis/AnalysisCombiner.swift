@@ -5,6 +5,8 @@ final class AnalysisCombiner {
     private let channels: Int
     private var levels: [LevelStatistics]
     private var truePeaks: [Float]
+    /// Per channel: where the true peak lies (absolute frame, fractional).
+    private var truePeakFrames: [Double?]
     private var nonFiniteSamples: [Int64]
     /// Per 100 ms sub-block: weighted K-energy; per sub-block and channel: Σ sample².
     private var weightedEnergy: [Double] = []
@@ -14,6 +16,8 @@ final class AnalysisCombiner {
     private var strongestBins: [Double]
     private var segments = 0
     private var framesDone: Int64 = 0
+    /// Whole sub-blocks handed to `subBlocks` so far.
+    private var subBlocksEmitted = 0
     private var endOfInput: Int64?
     private var merger = InOrderMerger<AnalysisChunk>()
 
@@ -22,17 +26,23 @@ final class AnalysisCombiner {
         channels = analyzer.file.format.channels
         levels = [LevelStatistics](repeating: LevelStatistics(), count: channels)
         truePeaks = [Float](repeating: 0, count: channels)
+        truePeakFrames = [Double?](repeating: nil, count: channels)
         nonFiniteSamples = [Int64](repeating: 0, count: channels)
-        power = [Double](repeating: 0, count: channels * (analyzer.spectrum.fftSize / 2 + 1))
+        power = [Double](repeating: 0, count: analyzer.scope == .everything ? channels * (analyzer.spectrum.fftSize / 2 + 1) : 0)
         strongestBins = power
         // Reserved once when the length is known: grown by doubling instead, the arrays would be
         // copied again and again and held twice while they are.
         if let length = analyzer.knownLength {
             let subBlocks = analyzer.subBlock(containing: length) + 1
             weightedEnergy.reserveCapacity(subBlocks)
-            squares.reserveCapacity(subBlocks * channels)
+            if keepsBlockLevels { squares.reserveCapacity(subBlocks * channels) }
         }
     }
+
+    /// Whether each 100 ms block's Σ sample² per channel is kept (noise floor, silent fraction):
+    /// not for a loudness pass, which reports neither, so that it keeps only the 8 bytes per
+    /// 100 ms that gating needs (a 24-hour stereo file: 7 MB instead of 21).
+    private var keepsBlockLevels: Bool { analyzer.scope == .everything }
 
     /// The fraction of a range of known length merged so far.
     var fractionDone: Double {
@@ -40,14 +50,26 @@ final class AnalysisCombiner {
         return Double(framesDone) / Double(length)
     }
 
-    func add(_ chunk: AnalysisChunk) {
+    /// Merges `chunk` when its turn comes; then hands `subBlocks` every sub-block that the
+    /// chunks merged so far complete (a sub-block split between two chunks waits for the second).
+    func add(_ chunk: AnalysisChunk, subBlocks: (_ energy: Double, _ frames: Int) -> Void) {
         merger.add(chunk, index: chunk.index) { merge($0) }
+        while subBlocksEmitted < weightedEnergy.count && analyzer.subBlockStart(subBlocksEmitted + 1) <= framesDone {
+            let frames = Int(analyzer.subBlockStart(subBlocksEmitted + 1) - analyzer.subBlockStart(subBlocksEmitted))
+            subBlocks(analyzer.measuresLoudness ? weightedEnergy[subBlocksEmitted] : 0, frames)
+            subBlocksEmitted += 1
+        }
     }
 
     private func merge(_ chunk: AnalysisChunk) {
         for channel in 0..<channels {
             levels[channel].merge(chunk.levels[channel])
-            truePeaks[channel] = max(truePeaks[channel], chunk.truePeaks[channel])
+            // Strictly larger: of equal peaks, the earliest keeps its place.
+            if chunk.truePeaks[channel] > truePeaks[channel] {
+                truePeaks[channel] = chunk.truePeaks[channel]
+                let start = Double(analyzer.frames.lowerBound)
+                truePeakFrames[channel] = chunk.truePeakFrames[channel].map { start + $0 } ?? chunk.levels[channel].peakFrame.map(Double.init)
+            }
             nonFiniteSamples[channel] += chunk.nonFiniteSamples[channel]
         }
         // A sub-block split between two chunks gets both halves.
@@ -55,7 +77,7 @@ final class AnalysisCombiner {
             let index = chunk.firstSubBlock + slot
             if index < weightedEnergy.count { weightedEnergy[index] += energy } else { weightedEnergy.append(energy) }
         }
-        for (slot, value) in chunk.squares.enumerated() {
+        for (slot, value) in chunk.squares.enumerated() where keepsBlockLevels {
             let index = chunk.firstSubBlock * channels + slot
             if index < squares.count { squares[index] += value } else { squares.append(value) }
         }
@@ -97,7 +119,7 @@ final class AnalysisCombiner {
             let meanSquareLevel = statistics.sumOfSquares / counted
             let rms = decibels(amplitude: meanSquareLevel.squareRoot()) + settings.rmsReference.offset
             let peak = decibels(amplitude: Double(statistics.peak))
-            let blocks = (0..<wholeSubBlocks).map { blockMeanSquare($0, channel) }
+            let blocks = keepsBlockLevels ? (0..<wholeSubBlocks).map { blockMeanSquare($0, channel) } : []
             let audible = blocks.filter { $0 > 0 }.sorted()
             let floorMeanSquare = audible.isEmpty ? nil : Loudness.percentile(audible, AnalysisSettings.noiseFloorPercentile)
             // Bits in use say something about PCM (and float files holding PCM), not about lossy codecs.
@@ -108,7 +130,7 @@ final class AnalysisCombiner {
                 ChannelAnalysis(
                     index: channel + 1, name: names[channel], statistics: statistics,
                     peak: peak, peakTime: statistics.peakFrame.map { Double($0) / rate },
-                    truePeak: decibels(amplitude: Double(truePeaks[channel])), rms: rms,
+                    truePeak: decibels(amplitude: Double(truePeaks[channel])), truePeakTime: truePeakFrames[channel].map { $0 / rate }, rms: rms,
                     crest: decibels(amplitude: Double(statistics.peak) / meanSquareLevel.squareRoot()),
                     dcOffset: statistics.sum / counted,
                     minimum: statistics.finiteSamples > 0 ? Double(statistics.minimum) : 0,
@@ -136,13 +158,13 @@ final class AnalysisCombiner {
             let strongest = (0..<spectrum.binCount).map { bin in (0..<channels).reduce(0) { $0 + strongestBins[$1 * spectrum.binCount + bin] } }
             overall = SpectralFindings(spectrum: combined, channel: 0, meanSquare: mean, strongestBins: strongest, settings: settings)
         }
-        let allSilent = (0..<wholeSubBlocks).filter { block in (0..<channels).allSatisfy { blockMeanSquare(block, $0) < threshold } }
+        let allSilent = (keepsBlockLevels ? 0..<wholeSubBlocks : 0..<0).filter { block in (0..<channels).allSatisfy { blockMeanSquare(block, $0) < threshold } }
         return SignalAnalysis(
             path: file.path, format: file.format, frames: frames, settings: settings, spectrumParameters: analyzer.spectrum,
             channels: analyses, loudness: loudness, spectrum: spectrum, overall: overall,
             leadingSilence: analyses.map(\.leadingSilence).min() ?? 0,
             trailingSilence: analyses.map(\.trailingSilence).min() ?? 0,
-            silentFraction: wholeSubBlocks == 0 ? nil : Double(allSilent.count) / Double(wholeSubBlocks))
+            silentFraction: wholeSubBlocks == 0 || !keepsBlockLevels ? nil : Double(allSilent.count) / Double(wholeSubBlocks))
     }
 
     /// Channel `channel`'s part of `strongestBins`.

@@ -27,7 +27,9 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         let spectrum = analyzer.spectrum
         meter = analyzer.truePeak
         padding = meter.lookBehind + meter.lookAhead
-        let capacity = analyzer.chunkFrames + analyzer.settlingFrames + max(spectrum.windowSize, analyzer.postRollFrames) + analyzer.postRollFrames
+        // A loudness pass has no spectrum segments to read past a chunk's end.
+        let segmentReach = analyzer.scope == .everything ? spectrum.windowSize : 0
+        let capacity = analyzer.chunkFrames + analyzer.settlingFrames + max(segmentReach, analyzer.postRollFrames) + analyzer.postRollFrames
         channels = analyzer.file.format.channels
         window = FrameWindow(reader: reader, capacity: capacity)
         rowLength = capacity + 2 * padding
@@ -81,7 +83,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private func loadedFrames(_ chunk: Int) -> Range<Int64> {
         let own = ownFrames(chunk)
         let lower = max(-analyzer.frames.lowerBound, own.lowerBound - Int64(analyzer.settlingFrames))
-        let after = Int64(max(analyzer.spectrum.windowSize, analyzer.postRollFrames))
+        let segmentReach = analyzer.scope == .everything ? analyzer.spectrum.windowSize : 0
+        let after = Int64(max(segmentReach, analyzer.postRollFrames))
         var upper = min(own.upperBound + after, analyzer.knownLength ?? Int64.max)
         if let length = analyzer.knownLength, upper == length {
             var postRoll = Int64(analyzer.postRollFrames)
@@ -109,9 +112,9 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         let firstSubBlock = analyzer.subBlock(containing: frames.own.lowerBound)
         let subBlocks = frames.present.isEmpty ? 0 : analyzer.subBlock(containing: frames.present.upperBound - 1) - firstSubBlock + 1
         var result = AnalysisChunk(
-            index: chunk, levels: [], truePeaks: [], nonFiniteSamples: [], firstSubBlock: firstSubBlock,
+            index: chunk, levels: [], truePeaks: [], truePeakFrames: [], nonFiniteSamples: [], firstSubBlock: firstSubBlock,
             weightedEnergy: [Double](repeating: 0, count: subBlocks), squares: [Double](repeating: 0, count: subBlocks * channels),
-            power: [Double](repeating: 0, count: transform.binCount * channels),
+            power: [Double](repeating: 0, count: analyzer.scope == .everything ? transform.binCount * channels : 0),
             strongestBins: [(bin: Int, power: Double)](
                 repeating: (0, 0), count: analyzer.distortionBins == nil ? 0 : segmentStarts.count * channels),
             segments: segmentStarts.count,
@@ -123,7 +126,9 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         for channel in 0..<channels {
             let levels = measureLevels(channel, frames, squares: &result.squares)
             result.levels.append(levels)
-            result.truePeaks.append(measureTruePeak(channel, frames, above: levels.peak))
+            let truePeak = measureTruePeak(channel, frames, above: levels.peak)
+            result.truePeaks.append(truePeak.peak)
+            result.truePeakFrames.append(truePeak.frame)
             addSegments(channel, frames, starts: segmentStarts, power: &result.power, strongestBins: &result.strongestBins)
         }
         addWeightedEnergy(frames, energy: &result.weightedEnergy)
@@ -194,6 +199,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
 
     /// The starts of the spectrum segments that begin in the chunk's own frames and fit the input.
     private func segmentStarts(_ frames: ChunkFrames) -> [Int64] {
+        guard analyzer.scope == .everything else { return [] }
         let hop = Int64(analyzer.spectrum.hop), windowSize = Int64(analyzer.spectrum.windowSize)
         return stride(from: (frames.own.lowerBound + hop - 1) / hop * hop, to: frames.own.upperBound, by: Int(hop))
             .filter { $0 + windowSize <= frames.available }
@@ -271,15 +277,17 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     }
 
     /// Step 4: the channel's true peak over the times of its own frames (outputs `delay` frames
-    /// later). Where the range meets the input's start or end, the interpolator also rings into
-    /// the silence around the input, as it would for a meter fed the file; inside a file, it reads
+    /// later), and where it lies (relative frame, nil when the sample peak is the true peak).
+    /// Where the range meets the input's start or end, the interpolator also rings into the
+    /// silence around the input, as it would for a meter fed the file; inside a file, it reads
     /// the frames around the range and reports only the range's times.
-    private func measureTruePeak(_ channel: Int, _ frames: ChunkFrames, above samplePeak: Float) -> Float {
+    private func measureTruePeak(_ channel: Int, _ frames: ChunkFrames, above samplePeak: Float) -> (peak: Float, frame: Double?) {
         let delay = Int64(meter.delay)
         let lower = frames.startsInput ? -Int64(meter.lookAhead) : frames.own.lowerBound + delay
         var upper = frames.own.upperBound + delay
         if frames.isLast, let end = frames.endOfInput { upper = frames.endsInput ? end + Int64(meter.lookBehind) : end + delay }
-        return meter.peak(UnsafeBufferPointer(row(channel)), range: frames.offset(lower)..<frames.offset(upper), above: samplePeak)
+        let found = meter.locatePeak(UnsafeBufferPointer(row(channel)), range: frames.offset(lower)..<frames.offset(upper), above: samplePeak)
+        return (found.peak, found.position.map { Double(frames.loaded.lowerBound) + $0 - Double(frames.padding) })
     }
 
     /// Step 5: the |X|² of the channel's segments that start in the chunk, summed into its bins of
@@ -288,6 +296,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private func addSegments(
         _ channel: Int, _ frames: ChunkFrames, starts: [Int64], power: inout [Double], strongestBins: inout [(bin: Int, power: Double)]
     ) {
+        // A loudness pass has no segments, and no bins to sum them into.
+        guard !starts.isEmpty else { return }
         let bins = transform.binCount
         let row = UnsafeBufferPointer(row(channel))
         power.withUnsafeMutableBufferPointer { power in

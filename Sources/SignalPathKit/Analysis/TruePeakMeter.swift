@@ -90,7 +90,7 @@ public struct TruePeakMeter: Sendable {
 
     /// The largest magnitude of one phase's outputs over `block`: four outputs at a time, each a
     /// 12-tap dot product over unaligned loads (the compiler keeps the 12 coefficients in registers).
-    private static func interpolate(_ samples: UnsafePointer<Float>, _ block: Range<Int>, phase: Int) -> Float {
+    static func interpolate(_ samples: UnsafePointer<Float>, _ block: Range<Int>, phase: Int) -> Float {
         let c = phases[phase]
         let (c0, c1, c2, c3, c4, c5) = (c[0], c[1], c[2], c[3], c[4], c[5])
         let (c6, c7, c8, c9, c10, c11) = (c[6], c[7], c[8], c[9], c[10], c[11])

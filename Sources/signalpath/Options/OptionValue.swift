@@ -100,6 +100,32 @@ enum OptionValue {
         return seconds
     }
 
+    /// A time that is a whole number of 100 ms steps, from 100 ms to an hour (`100ms`, `0.5`,
+    /// `1s`, `1:00`), as the number of steps: loudness comes in 100 ms sub-blocks.
+    static func loudnessInterval(_ text: String) throws -> Int {
+        let message = "a multiple of 100 ms from 100ms to 1:00:00, such as 100ms, 0.5, 1s or 1:00"
+        guard let seconds = TimeRange.seconds(text), seconds > 0 else { throw ValidationError(message) }
+        let steps = (seconds * 10).rounded()
+        guard abs(seconds * 10 - steps) < 1e-6, (1...36000).contains(steps) else { throw ValidationError(message) }
+        return Int(steps)
+    }
+
+    /// A loudness level in LUFS from -70 (the absolute gate) to 0: `-23`, `-16`, `-14.5`.
+    static func loudnessLevel(_ text: String) throws -> Double {
+        guard let level = Double(text.hasSuffix("LUFS") ? String(text.dropLast(4)) : text), level.isFinite, (-70...0).contains(level) else {
+            throw ValidationError("a level in LUFS from -70 to 0, such as -23 or -16")
+        }
+        return level
+    }
+
+    /// A tolerance in LU above 0, up to 20: `0.5`, `1`, `2`.
+    static func loudnessTolerance(_ text: String) throws -> Double {
+        guard let tolerance = Double(text.hasSuffix("LU") ? String(text.dropLast(2)) : text), tolerance.isFinite, tolerance > 0, tolerance <= 20 else {
+            throw ValidationError("a tolerance in LU above 0, up to 20, such as 0.5, 1 or 2")
+        }
+        return tolerance
+    }
+
     /// `START..END`, either side optional.
     static func timeRange(_ text: String) throws -> TimeRange {
         guard let range = TimeRange(parsing: text) else {
