@@ -117,6 +117,19 @@ struct OptionAuditCLITests {
                         Variant("--output", out + ".txt"),
                     ])
             ]
+        case "check":
+            return [
+                Scenario(
+                    // The 2 s −6.02 dBFS sine reads about −9 LUFS: streaming's −14 ± 1 fails it, and each
+                    // limit moves a verdict or adds a rule.
+                    base: ["check", sine, "--profile", "streaming", "--format", "json"],
+                    variants: [
+                        Variant("--profile", "podcast"), Variant("--target-lufs", "-9"), Variant("--tolerance", "6"),
+                        Variant("--max-true-peak", "-10"), Variant("--max-lra", "1"), Variant("--max-clipped", "0"),
+                        Variant("--max-silence", "1"), Variant("--max-dc", "1"), Variant("--clip-run", "1"), Variant("--range", "0..0.5"),
+                        Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--format", "csv"), Variant("--output", out + ".json"),
+                    ])
+            ]
         case "info":
             return [Scenario(base: ["info", sine], variants: [Variant("--format", "csv"), Variant("--output", out + ".json")])]
         case "replay":
@@ -143,7 +156,7 @@ struct OptionAuditCLITests {
         }
     }
 
-    @Test("each option of each command changes the output or is refused", arguments: ["spectrum", "spectrogram", "analyze", "info", "replay", "record"])
+    @Test("each option of each command changes the output or is refused", arguments: ["spectrum", "spectrogram", "analyze", "check", "info", "replay", "record"])
     func audit(command: String) throws {
         let scenarios = scenarios(command)
         let covered = Set(scenarios.flatMap { $0.variants.map(\.option) }).union(Self.exempt.keys).union(["--help"])

@@ -189,15 +189,25 @@ public struct StereoImage: Sendable, Equatable {
     }
 
     /// Σ w(n)·w(n+τ) for τ in 0...limit, stopping where it falls below `windowOverlapFloor` of its
-    /// zero-lag value. Time-domain (window length × lags, once per file): the expected
-    /// cross-correlation of windowed segments at lag τ is this times the signals' own.
+    /// zero-lag value: the expected cross-correlation of windowed segments at lag τ is this times
+    /// the signals' own. From |W|² by FFT, zero-padded past twice the window so that it does not
+    /// wrap (a direct sum over window × lags cost 8192 × 480 multiply-adds per file).
     static func windowAutocorrelation(_ window: [Float], upTo limit: Int) -> [Double] {
+        var size = 16
+        while size < 2 * window.count { size *= 2 }
+        let fft = RealFFT(size: size)
+        var power = [Float](repeating: 0, count: fft.binCount)
+        fft.powerSpectrum(into: &power) { input in
+            for index in 0..<size { input[index] = index < window.count ? window[index] : 0 }
+        }
+        var spectrum = [Double](repeating: 0, count: 2 * fft.binCount)
+        for bin in 0..<fft.binCount { spectrum[2 * bin] = Double(power[bin]) }
+        let autocorrelation = RealFFT.inverse(spectrum, size: size)
         var values: [Double] = []
         for lag in 0...min(limit, max(0, window.count - 1)) {
-            var sum = 0.0
-            for index in 0..<window.count - lag { sum += Double(window[index]) * Double(window[index + lag]) }
-            if let first = values.first, sum < windowOverlapFloor * first { break }
-            values.append(sum)
+            let value = autocorrelation[lag] / Double(size)
+            if let first = values.first, value < windowOverlapFloor * first { break }
+            values.append(value)
         }
         return values
     }
