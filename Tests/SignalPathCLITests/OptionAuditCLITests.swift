@@ -120,11 +120,12 @@ struct OptionAuditCLITests {
         case "check":
             return [
                 Scenario(
-                    // The 2 s −6.02 dBFS sine reads about −9 LUFS: streaming's −14 ± 1 fails it, and each
-                    // limit moves a verdict or adds a rule.
-                    base: ["check", sine, "--profile", "streaming", "--format", "json"],
+                    // The 2 s −6.02 dBFS mono sine reads −9.02 LUFS: streaming's limits with a −9 LUFS
+                    // target pass it; each option moves a verdict, a limit or adds a rule (the last
+                    // --target-lufs given counts).
+                    base: ["check", sine, "--profile", "streaming", "--target-lufs", "-9", "--format", "json"],
                     variants: [
-                        Variant("--profile", "podcast"), Variant("--target-lufs", "-9"), Variant("--tolerance", "6"),
+                        Variant("--profile", "podcast"), Variant("--target-lufs", "-20"), Variant("--tolerance", "0.01"),
                         Variant("--max-true-peak", "-10"), Variant("--max-lra", "1"), Variant("--max-clipped", "0"),
                         Variant("--max-silence", "1"), Variant("--max-dc", "1"), Variant("--clip-run", "1"), Variant("--range", "0..0.5"),
                         Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--format", "csv"), Variant("--output", out + ".json"),
