@@ -144,6 +144,13 @@ struct StereoImageTests {
         #expect(mono.stereo == nil)
     }
 
+    @Test("the bundled Vorbis chord, whose right channel Samples/generate.py delays by 44 samples (1 ms): delay 44 through a lossy codec")
+    func bundledChord() async throws {
+        let image = try #require(try await analyse(repositoryRoot + "/Samples/chord-a-major-44k1-stereo.ogg").stereo)
+        #expect(abs(image.delaySamples! - 44) < 0.1, "\(image.delaySamples!)")
+        #expect(image.alignedCorrelation! > 0.99 && image.monoAsStereo == false)
+    }
+
     @Test("the same figures, bit for bit, with 1 or 3 workers over several chunks")
     func workerIndependence() async throws {
         let left = noise(seconds: 4, seed: 9)
