@@ -123,7 +123,9 @@ struct CheckCLITests {
         let codes = values.map { max(-32768, min(32767, ($0 * 32768).rounded())) }
         var expected = 0, run = 0
         for code in codes + [0] {
-            if abs(code) >= 32767 { run += 1 } else {
+            if abs(code) >= 32767 {
+                run += 1
+            } else {
                 if run >= 3 { expected += run }
                 run = 0
             }
