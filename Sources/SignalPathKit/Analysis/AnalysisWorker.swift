@@ -18,8 +18,10 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private let planar: UnsafeMutableBufferPointer<Float>
     private let rowLength: Int
     /// One segment's spectrum of the stereo pair's left channel, interleaved (re, im), kept while
-    /// the right one is transformed.
+    /// the right one is transformed; the chunk's cross-spectrum, real and imaginary parts per bin.
     private var pairSpectrum: [Float]
+    private var crossReal: [Float]
+    private var crossImaginary: [Float]
     private static let padding = TruePeakMeter.taps - 1
 
     init(analyzer: SignalAnalyzer) throws(SignalPathError) {
@@ -35,6 +37,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         planar.initialize(repeating: 0)
         transform = SegmentTransform(fftSize: spectrum.fftSize, window: WindowTable.shared(spectrum.window, size: spectrum.windowSize))
         pairSpectrum = [Float](repeating: 0, count: analyzer.stereoPair == nil ? 0 : 2 * transform.binCount)
+        crossReal = [Float](repeating: 0, count: analyzer.stereoPair == nil ? 0 : transform.binCount)
+        crossImaginary = crossReal
         rules = LevelStatistics.Rules(
             fullScale: Self.fullScale(analyzer.file.format.sampleFormat),
             minimumClipRun: analyzer.settings.minimumClipRun,
@@ -286,6 +290,10 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         sums.add(samples(pair.left, frames.present, frames), samples(pair.right, frames.present, frames))
         let bins = transform.binCount
         let leftRow = UnsafeBufferPointer(row(pair.left)), rightRow = UnsafeBufferPointer(row(pair.right))
+        for bin in 0..<bins {
+            crossReal[bin] = 0
+            crossImaginary[bin] = 0
+        }
         power.withUnsafeMutableBufferPointer { power in
             let leftPower = UnsafeMutableBufferPointer(rebasing: power[pair.left * bins..<(pair.left + 1) * bins])
             let rightPower = UnsafeMutableBufferPointer(rebasing: power[pair.right * bins..<(pair.right + 1) * bins])
@@ -297,9 +305,16 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
                 transform.transform(rightRow, firstFrame: frames.offset(start), channels: 1, channel: 0)
                 transform.combine(into: rightPower, .mean)
                 if let band = analyzer.distortionBins { strongestBins[segment * channels + pair.right] = transform.strongestBin(in: band) }
-                pairSpectrum.withUnsafeBufferPointer { kept in transform.withSpectrum { sums.addCross(kept, $0) } }
+                pairSpectrum.withUnsafeBufferPointer { kept in
+                    crossReal.withUnsafeMutableBufferPointer { real in
+                        crossImaginary.withUnsafeMutableBufferPointer { imaginary in
+                            transform.withSpectrum { StereoImage.Sums.accumulateCross(kept, $0, real: real, imaginary: imaginary) }
+                        }
+                    }
+                }
             }
         }
+        crossReal.withUnsafeBufferPointer { real in crossImaginary.withUnsafeBufferPointer { sums.addCross(real: real, imaginary: $0) } }
     }
 
     /// Step 6: K-weighted energy per sub-block, summed over channels with their BS.1770 weights.

@@ -78,64 +78,97 @@ public struct StereoImage: Sendable, Equatable {
             cross = [Double](repeating: 0, count: 2 * bins)
         }
 
-        /// Adds the frames `left` and `right` (equal lengths), four at a time.
+        /// Adds the frames `left` and `right` (equal lengths): four at a time in Float within blocks
+        /// of 64 frames, each block's sums then added in Double. Summing every frame in Double made
+        /// analyze of stereo ~13 % slower; 64 Float terms lose nothing that matters here. L = R
+        /// still gives identical Σ L·R and Σ L² (the same operations in the same order), and R = −L
+        /// an exactly silent mono sum.
         mutating func add(_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) {
             precondition(left.count == right.count)
             let count = left.count
             guard count > 0, let l = left.baseAddress, let r = right.baseAddress else { return }
-            var sumL = SIMD4<Double>(), sumR = SIMD4<Double>(), squaresL = SIMD4<Double>(), squaresR = SIMD4<Double>()
-            var productSums = SIMD4<Double>(), mono = SIMD4<Double>()
             var largest = SIMD4<Float>()
             var index = 0
             while index &+ 4 <= count {
-                let a = UnsafeRawPointer(l + index).loadUnaligned(as: SIMD4<Float>.self)
-                let b = UnsafeRawPointer(r + index).loadUnaligned(as: SIMD4<Float>.self)
-                let difference = a - b
-                largest.replace(with: -difference, where: -difference .> largest)
-                largest.replace(with: difference, where: difference .> largest)
-                let x = SIMD4<Double>(Double(a[0]), Double(a[1]), Double(a[2]), Double(a[3]))
-                let y = SIMD4<Double>(Double(b[0]), Double(b[1]), Double(b[2]), Double(b[3]))
-                sumL += x
-                sumR += y
-                squaresL += x * x
-                squaresR += y * y
-                productSums += x * y
-                let half = (x + y) * 0.5
-                mono += half * half
-                index &+= 4
+                let blockEnd = Swift.min(count, index &+ 64)
+                var sumL = SIMD4<Float>(), sumR = SIMD4<Float>(), squaresL = SIMD4<Float>(), squaresR = SIMD4<Float>()
+                var productSums = SIMD4<Float>(), mono = SIMD4<Float>()
+                while index &+ 4 <= blockEnd {
+                    let a = UnsafeRawPointer(l + index).loadUnaligned(as: SIMD4<Float>.self)
+                    let b = UnsafeRawPointer(r + index).loadUnaligned(as: SIMD4<Float>.self)
+                    let difference = a - b
+                    largest.replace(with: -difference, where: -difference .> largest)
+                    largest.replace(with: difference, where: difference .> largest)
+                    sumL += a
+                    sumR += b
+                    squaresL += a * a
+                    squaresR += b * b
+                    productSums += a * b
+                    let half = (a + b) * 0.5
+                    mono += half * half
+                    index &+= 4
+                }
+                self.left += sumL.laneSum
+                self.right += sumR.laneSum
+                leftSquares += squaresL.laneSum
+                rightSquares += squaresR.laneSum
+                products += productSums.laneSum
+                monoSquares += mono.laneSum
             }
             var largestDifference = Swift.max(Swift.max(largest[0], largest[1]), Swift.max(largest[2], largest[3]))
-            var tail = (l: 0.0, r: 0.0, ll: 0.0, rr: 0.0, lr: 0.0, mono: 0.0)
             while index < count {
-                let x = Double(l[index]), y = Double(r[index])
-                largestDifference = Swift.max(largestDifference, abs(l[index] - r[index]))
-                tail.l += x
-                tail.r += y
-                tail.ll += x * x
-                tail.rr += y * y
-                tail.lr += x * y
-                tail.mono += (x + y) * 0.5 * ((x + y) * 0.5)
+                let x = l[index], y = r[index]
+                largestDifference = Swift.max(largestDifference, abs(x - y))
+                self.left += Double(x)
+                self.right += Double(y)
+                leftSquares += Double(x * x)
+                rightSquares += Double(y * y)
+                products += Double(x * y)
+                let half = (x + y) * 0.5
+                monoSquares += Double(half * half)
                 index &+= 1
             }
             frames += Int64(count)
-            self.left += sumL.sum() + tail.l
-            self.right += sumR.sum() + tail.r
-            leftSquares += squaresL.sum() + tail.ll
-            rightSquares += squaresR.sum() + tail.rr
-            products += productSums.sum() + tail.lr
-            monoSquares += mono.sum() + tail.mono
             self.largestDifference = Swift.max(self.largestDifference, largestDifference)
         }
 
-        /// Adds one segment's conj(X_L)·X_R, given both spectra interleaved (re, im).
-        mutating func addCross(_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) {
-            cross.withUnsafeMutableBufferPointer { cross in
-                for index in stride(from: 0, to: cross.count, by: 2) {
-                    let lr = Double(left[index]), li = Double(left[index &+ 1])
-                    let rr = Double(right[index]), ri = Double(right[index &+ 1])
-                    cross[index] += lr * rr + li * ri
-                    cross[index &+ 1] += lr * ri - li * rr
-                }
+        /// Adds one segment's conj(X_L)·X_R, given both spectra interleaved (re, im), into `real`
+        /// and `imaginary` (one Float per bin: a chunk's segments are summed there, four bins at a
+        /// time, and the chunk's total added to `cross` in Double by `addCross(real:imaginary:)`;
+        /// a Double per bin and segment cost as much again as the zero-lag sums).
+        static func accumulateCross(
+            _ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>, real: UnsafeMutableBufferPointer<Float>,
+            imaginary: UnsafeMutableBufferPointer<Float>
+        ) {
+            let bins = real.count
+            let l = UnsafeRawPointer(left.baseAddress!), r = UnsafeRawPointer(right.baseAddress!)
+            let re = UnsafeMutableRawPointer(real.baseAddress!), im = UnsafeMutableRawPointer(imaginary.baseAddress!)
+            var bin = 0
+            while bin &+ 4 <= bins {
+                let a = l.loadUnaligned(fromByteOffset: bin &* 8, as: SIMD8<Float>.self)
+                let b = r.loadUnaligned(fromByteOffset: bin &* 8, as: SIMD8<Float>.self)
+                // Four bins' real and imaginary parts apart (the same shuffles as the stereo
+                // deinterleave); (ar − j·ai)(br + j·bi) = ar·br + ai·bi + j·(ar·bi − ai·br).
+                let ar = a.evenHalf, ai = a.oddHalf, br = b.evenHalf, bi = b.oddHalf
+                let realPart = re.loadUnaligned(fromByteOffset: bin &* 4, as: SIMD4<Float>.self) + ar * br + ai * bi
+                let imaginaryPart = im.loadUnaligned(fromByteOffset: bin &* 4, as: SIMD4<Float>.self) + ar * bi - ai * br
+                re.storeBytes(of: realPart, toByteOffset: bin &* 4, as: SIMD4<Float>.self)
+                im.storeBytes(of: imaginaryPart, toByteOffset: bin &* 4, as: SIMD4<Float>.self)
+                bin &+= 4
+            }
+            while bin < bins {
+                let ar = left[2 &* bin], ai = left[2 &* bin &+ 1], br = right[2 &* bin], bi = right[2 &* bin &+ 1]
+                real[bin] += ar * br + ai * bi
+                imaginary[bin] += ar * bi - ai * br
+                bin &+= 1
+            }
+        }
+
+        /// Adds a chunk's summed cross-spectrum (from `accumulateCross`) in Double.
+        mutating func addCross(real: UnsafeBufferPointer<Float>, imaginary: UnsafeBufferPointer<Float>) {
+            for bin in 0..<real.count {
+                cross[2 &* bin] += Double(real[bin])
+                cross[2 &* bin &+ 1] += Double(imaginary[bin])
             }
         }
 
@@ -305,4 +338,9 @@ public struct StereoImage: Sendable, Equatable {
         total += spectrum[2 * (bins - 1)] * cos(Double.pi * lag)
         return total
     }
+}
+
+extension SIMD4 where Scalar == Float {
+    /// The lanes' sum in Double, spelled out: the generic `sum()` is not specialised.
+    fileprivate var laneSum: Double { Double(self[0]) + Double(self[1]) + Double(self[2]) + Double(self[3]) }
 }
