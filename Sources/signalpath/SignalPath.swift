@@ -16,10 +16,11 @@ struct SignalPath: AsyncParsableCommand {
             ndjson, or with --output FILE, whose extension picks the format (.txt .csv .tsv .json \
             .ndjson .svg); a --format that disagrees with it is a usage error.
 
-            Exit codes: 0 success; 1 check: a file does not meet the rules; 64 usage error; 65 a file is not usable audio; 66 a file cannot be \
+            Exit codes: 0 success; 64 usage error; 65 a file is not usable audio; 66 a file cannot be \
             opened; 73 an output file cannot be created; 74 a read or write failed. When several \
             files are given, the others are still processed and the exit code is that of the first \
-            failure.
+            failure. check exits 1 when every file was read and one does not meet its rules (a \
+            failure to read wins over 1).
 
             Manual pages: man signalpath, and one per command (man signalpath.analyze); shell \
             completions: signalpath --generate-completion-script bash|zsh|fish. make install puts \

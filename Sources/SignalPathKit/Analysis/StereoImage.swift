@@ -90,6 +90,7 @@ public struct StereoImage: Sendable, Equatable {
             var largest = SIMD4<Float>()
             var index = 0
             while index &+ 4 <= count {
+                let blockStart = index
                 let blockEnd = Swift.min(count, index &+ 64)
                 var sumL = SIMD4<Float>(), sumR = SIMD4<Float>(), squaresL = SIMD4<Float>(), squaresR = SIMD4<Float>()
                 var productSums = SIMD4<Float>(), mono = SIMD4<Float>()
@@ -108,28 +109,39 @@ public struct StereoImage: Sendable, Equatable {
                     mono += half * half
                     index &+= 4
                 }
-                self.left += sumL.laneSum
-                self.right += sumR.laneSum
-                leftSquares += squaresL.laneSum
-                rightSquares += squaresR.laneSum
-                products += productSums.laneSum
-                monoSquares += mono.laneSum
+                let squareSums = (squaresL.laneSum, squaresR.laneSum, mono.laneSum)
+                // Float data may hold values whose squares overflow a Float (beyond ~1.8e19): such a
+                // block is summed again in Double. (Σ L·R is bounded by Σ L² + Σ R².)
+                if squareSums.0.isFinite && squareSums.1.isFinite && squareSums.2.isFinite {
+                    self.left += sumL.laneSum
+                    self.right += sumR.laneSum
+                    leftSquares += squareSums.0
+                    rightSquares += squareSums.1
+                    products += productSums.laneSum
+                    monoSquares += squareSums.2
+                } else {
+                    for frame in blockStart..<index { addInDouble(l[frame], r[frame]) }
+                }
             }
             var largestDifference = Swift.max(Swift.max(largest[0], largest[1]), Swift.max(largest[2], largest[3]))
             while index < count {
-                let x = l[index], y = r[index]
-                largestDifference = Swift.max(largestDifference, abs(x - y))
-                self.left += Double(x)
-                self.right += Double(y)
-                leftSquares += Double(x * x)
-                rightSquares += Double(y * y)
-                products += Double(x * y)
-                let half = (x + y) * 0.5
-                monoSquares += Double(half * half)
+                largestDifference = Swift.max(largestDifference, abs(l[index] - r[index]))
+                addInDouble(l[index], r[index])
                 index &+= 1
             }
             frames += Int64(count)
             self.largestDifference = Swift.max(self.largestDifference, largestDifference)
+        }
+
+        /// One frame's terms, in Double.
+        private mutating func addInDouble(_ x: Float, _ y: Float) {
+            let a = Double(x), b = Double(y)
+            left += a
+            right += b
+            leftSquares += a * a
+            rightSquares += b * b
+            products += a * b
+            monoSquares += (a + b) * 0.5 * ((a + b) * 0.5)
         }
 
         /// Adds one segment's conj(X_L)·X_R, given both spectra interleaved (re, im), into `real`
