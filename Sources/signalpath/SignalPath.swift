@@ -10,7 +10,7 @@ struct SignalPath: AsyncParsableCommand {
             Reads WAV, RF64, Wave64, AIFF, CAF, FLAC, Ogg Vorbis, Opus and MP3 files of any size, and \
             standard input (`-`). Data goes to standard output, messages to standard error.
 
-            What a pipe gets: a command whose terminal view is a report (info, analyze) writes the \
+            What a pipe gets: a command whose terminal view is a report (info, analyze, check) writes the \
             same report when piped, without colour; one whose view is a picture (loudness, spectrum, \
             spectrogram) writes its data as CSV. Programs ask with --format csv, tsv, json or \
             ndjson, or with --output FILE, whose extension picks the format (.txt .csv .tsv .json \
@@ -19,14 +19,15 @@ struct SignalPath: AsyncParsableCommand {
             Exit codes: 0 success; 64 usage error; 65 a file is not usable audio; 66 a file cannot be \
             opened; 73 an output file cannot be created; 74 a read or write failed. When several \
             files are given, the others are still processed and the exit code is that of the first \
-            failure.
+            failure. check exits 1 when every file was read and one does not meet its rules (a \
+            failure to read wins over 1).
 
             Manual pages: man signalpath, and one per command (man signalpath.analyze); shell \
             completions: signalpath --generate-completion-script bash|zsh|fish. make install puts \
             both in place.
             """,
         version: signalPathVersion,
-        subcommands: [Info.self, Analyze.self, LoudnessCommand.self, Spectrum.self, Spectrogram.self, Replay.self, Record.self]
+        subcommands: [Info.self, Analyze.self, LoudnessCommand.self, Check.self, Spectrum.self, Spectrogram.self, Replay.self, Record.self]
     )
 
     /// ArgumentParser's own main, with two additions: a first argument that is not a command

@@ -134,6 +134,20 @@ struct OptionAuditCLITests {
                         Variant("--interval", "1s"), Variant("--range", "1..3"), Variant("--color", "always"), Variant("--linear"),
                     ]),
                 Scenario(base: ["loudness", chord, "--format", "svg", "--target", "-23"], variants: [Variant("--tolerance", "3")]),
+        case "check":
+            return [
+                Scenario(
+                    // The 2 s −6.02 dBFS mono sine reads −9.02 LUFS: streaming's limits with a −9 LUFS
+                    // target pass it; each option moves a verdict, a limit or adds a rule (the last
+                    // --target-lufs given counts).
+                    base: ["check", sine, "--profile", "streaming", "--target-lufs", "-9", "--format", "json"],
+                    variants: [
+                        Variant("--profile", "podcast"), Variant("--target-lufs", "-20"), Variant("--tolerance", "0.01"),
+                        Variant("--max-true-peak", "-10"), Variant("--max-lra", "1"), Variant("--max-clipped", "0"),
+                        Variant("--max-silence", "1"), Variant("--max-dc", "1"), Variant("--clip-run", "1"), Variant("--range", "0..0.5"),
+                        Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--format", "csv"), Variant("--output", out + ".json"),
+                        Variant("--true-peak", "accurate"),
+                    ])
             ]
         case "info":
             return [Scenario(base: ["info", sine], variants: [Variant("--format", "csv"), Variant("--output", out + ".json")])]
@@ -161,7 +175,7 @@ struct OptionAuditCLITests {
         }
     }
 
-    @Test("each option of each command changes the output or is refused", arguments: ["spectrum", "spectrogram", "analyze", "loudness", "info", "replay", "record"])
+    @Test("each option of each command changes the output or is refused", arguments: ["spectrum", "spectrogram", "analyze", "loudness", "check", "info", "replay", "record"])
     func audit(command: String) throws {
         let scenarios = scenarios(command)
         let covered = Set(scenarios.flatMap { $0.variants.map(\.option) }).union(Self.exempt.keys).union(["--help"])

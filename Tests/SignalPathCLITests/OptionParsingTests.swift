@@ -109,6 +109,32 @@ struct OptionParsingTests {
         }
     }
 
+    @Test("check's rules: profiles by name, loudness, tolerance, true peak, counts and percentages in range; typed rules once parsed")
+    func checkRules() throws {
+        #expect(try OptionValue.profile("EBU-R128") == .ebuR128 && OptionValue.profile("atsc-a85") == .atscA85)
+        #expect(refusal(OptionValue.profile, "r128")?.contains("ebu-r128, ebu-r128-live, atsc-a85, podcast or streaming") == true)
+        #expect(try OptionValue.loudnessLevel("-23") == -23 && OptionValue.loudnessLevel("0") == 0)
+        for bad in ["-71", "1", "x", ""] { #expect(refusal(OptionValue.loudnessLevel, bad) != nil, "\(bad)") }
+        #expect(try OptionValue.loudnessUnits("0.5") == 0.5)
+        for bad in ["0", "-1", "101", "nan"] { #expect(refusal(OptionValue.loudnessUnits, bad) != nil, "\(bad)") }
+        #expect(try OptionValue.truePeakLimit("-1") == -1 && OptionValue.truePeakLimit("0.5") == 0.5)
+        for bad in ["-61", "21", "inf"] { #expect(refusal(OptionValue.truePeakLimit, bad) != nil, "\(bad)") }
+        #expect(try OptionValue.sampleCount("0") == 0 && OptionValue.sampleCount("12") == 12)
+        for bad in ["-1", "1.5", "x"] { #expect(refusal(OptionValue.sampleCount, bad) != nil, "\(bad)") }
+        #expect(try OptionValue.percent("1") == 1 && OptionValue.percent("0.5%") == 0.5)
+        for bad in ["101", "-1", "%", "one"] { #expect(refusal(OptionValue.percent, bad) != nil, "\(bad)") }
+
+        let check = try Check.parse(["a.wav", "--profile", "podcast", "--target-lufs", "-18", "--max-lra", "8", "--max-clipped", "0", "--clip-run", "2"])
+        let rules = check.rules.rules
+        #expect(rules.profile == .podcast && rules.target == -18 && rules.tolerance == 1 && rules.maximumTruePeak == -1)
+        #expect(rules.maximumLoudnessRange == 8 && rules.maximumClippedSamples == 0 && rules.maximumDCOffsetPercent == nil)
+        #expect(rules.rules == [.integratedLoudness, .truePeak, .loudnessRange, .clippedSamples])
+        #expect(check.rules.settings.minimumClipRun == 2)
+        for refused in [["a.wav"], ["a.wav", "--tolerance", "1", "--max-dc", "1"], ["a.wav", "--profile", "podcast", "--clip-run", "2"]] {
+            #expect(throws: (any Error).self, "\(refused)") { try Check.parse(refused) }
+        }
+    }
+
     @Test("--output: the extension picks the format; disagreements, unknown and unwritten extensions are refused")
     func outputResolution() throws {
         #expect(try Spectrum.parse(["a.wav", "--output", "x.csv"]).output.resolvedFormat == .csv)

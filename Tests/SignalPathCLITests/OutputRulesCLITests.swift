@@ -226,12 +226,13 @@ struct OutputRulesCLITests {
 
     @Test(
         "in JSON and NDJSON a failed file is an entry with path, error and its exit code; stderr and exit code as before",
-        arguments: ["info", "analyze", "spectrum", "spectrogram"])
+        arguments: ["info", "analyze", "check", "spectrum", "spectrogram"])
     func failedFilesInJSON(command: String) throws {
         let good = sample("sine-1k-48k-s16-mono.wav")
         let missing = scratch.file("missing.wav")
         let notAudio = scratch.write("text.wav", Array("just some text, not audio at all".utf8))
-        let extra = command == "spectrogram" ? ["--range", "0..0.1", "--fft-size", "1024"] : []
+        let extra =
+            command == "spectrogram" ? ["--range", "0..0.1", "--fft-size", "1024"] : command == "check" ? ["--profile", "ebu-r128"] : []
         let document = try signalpath([command, good, missing, notAudio, "--format", "json"] + extra)
         #expect(document.status == 66, "the first failure's code")
         #expect(document.stderr.split(separator: "\n").count == 2)

@@ -55,14 +55,16 @@ struct TruePeakCLITests {
         #expect(bs1770.truePeak < analytic - 0.3, "bs1770 \(bs1770.truePeak), analytic \(analytic)")
         let text = try signalpath("analyze", "--true-peak", "accurate", path)
         #expect(text.status == 0 && text.stdout.contains("true peak: accurate"), "\(text.stdout)")
-        // loudness reads the true peak in the mode given, and where it lies (the burst's middle, 0.05 s).
+        // loudness reads the true peak in the mode given, and where it lies: the sines (0.01·fs = 480 Hz
+        // apart) all peak together at the crest, 2400.5 samples in, and every 1/480 s from there.
         for (mode, expected) in [("bs1770", bs1770.truePeak), ("accurate", accurate.truePeak)] {
             let result = try signalpath("loudness", "--format", "json", "--true-peak", mode, path)
             #expect(result.status == 0, "\(result.stderr)")
             let file = try #require((try json(result)["files"] as? [[String: Any]])?.first)
             #expect(file["true_peak_dbtp"] as? Double == expected, "loudness --true-peak \(mode): \(String(describing: file["true_peak_dbtp"]))")
             let time = try #require(file["true_peak_time_s"] as? Double)
-            #expect(abs(time - 0.05) < 0.001, "loudness --true-peak \(mode): the peak at \(time) s")
+            let beats = (time - 2400.5 / 48_000) * 480
+            #expect(abs(beats - beats.rounded()) < 0.03, "loudness --true-peak \(mode): the peak at \(time) s")
             #expect((file["conventions"] as? [String: Any])?["true_peak_mode"] as? String == mode)
         }
         let refused = try signalpath("analyze", "--true-peak", "exact", path)

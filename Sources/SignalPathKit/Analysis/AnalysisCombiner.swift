@@ -14,6 +14,7 @@ final class AnalysisCombiner {
     private var power: [Double]
     /// Per channel and bin: the in-band power of the segments whose strongest in-band bin it was.
     private var strongestBins: [Double]
+    private var stereo: StereoImage.Sums?
     private var segments = 0
     private var framesDone: Int64 = 0
     /// Whole sub-blocks handed to `subBlocks` so far.
@@ -30,6 +31,7 @@ final class AnalysisCombiner {
         nonFiniteSamples = [Int64](repeating: 0, count: channels)
         power = [Double](repeating: 0, count: analyzer.scope == .everything ? channels * (analyzer.spectrum.fftSize / 2 + 1) : 0)
         strongestBins = power
+        stereo = analyzer.stereoPair.map { _ in StereoImage.Sums(bins: analyzer.spectrum.fftSize / 2 + 1) }
         // Reserved once when the length is known: grown by doubling instead, the arrays would be
         // copied again and again and held twice while they are.
         if let length = analyzer.knownLength {
@@ -84,6 +86,7 @@ final class AnalysisCombiner {
         for index in power.indices { power[index] += chunk.power[index] }
         let bins = analyzer.spectrum.fftSize / 2 + 1
         for (index, strongest) in chunk.strongestBins.enumerated() { strongestBins[index % channels * bins + strongest.bin] += strongest.power }
+        if let sums = chunk.stereo { stereo?.merge(sums) }
         segments += chunk.segments
         framesDone = max(framesDone, chunk.frames.upperBound)
         endOfInput = chunk.endOfInput ?? endOfInput
@@ -158,10 +161,20 @@ final class AnalysisCombiner {
             let strongest = (0..<spectrum.binCount).map { bin in (0..<channels).reduce(0) { $0 + strongestBins[$1 * spectrum.binCount + bin] } }
             overall = SpectralFindings(spectrum: combined, channel: 0, meanSquare: mean, strongestBins: strongest, settings: settings)
         }
+        var image: StereoImage? = nil
+        if let pair = analyzer.stereoPair, let stereo {
+            let bins = analyzer.spectrum.fftSize / 2 + 1
+            image = StereoImage(
+                left: pair.left, right: pair.right, sums: stereo, leftPower: power[pair.left * bins..<(pair.left + 1) * bins],
+                rightPower: power[pair.right * bins..<(pair.right + 1) * bins],
+                window: WindowTable.shared(analyzer.spectrum.window, size: analyzer.spectrum.windowSize).coefficients,
+                fftSize: analyzer.spectrum.fftSize, sampleRate: file.format.sampleRate,
+                identityTolerance: StereoImage.identityTolerance(file.format.sampleFormat))
+        }
         let allSilent = (keepsBlockLevels ? 0..<wholeSubBlocks : 0..<0).filter { block in (0..<channels).allSatisfy { blockMeanSquare(block, $0) < threshold } }
         return SignalAnalysis(
             path: file.path, format: file.format, frames: frames, settings: settings, spectrumParameters: analyzer.spectrum,
-            channels: analyses, loudness: loudness, spectrum: spectrum, overall: overall,
+            channels: analyses, loudness: loudness, stereo: image, spectrum: spectrum, overall: overall,
             leadingSilence: analyses.map(\.leadingSilence).min() ?? 0,
             trailingSilence: analyses.map(\.trailingSilence).min() ?? 0,
             silentFraction: wholeSubBlocks == 0 || !keepsBlockLevels ? nil : Double(allSilent.count) / Double(wholeSubBlocks))

@@ -18,6 +18,11 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private let planar: UnsafeMutableBufferPointer<Float>
     private let rowLength: Int
     private let padding: Int
+    /// One segment's spectrum of the stereo pair's left channel, interleaved (re, im), kept while
+    /// the right one is transformed; the chunk's cross-spectrum, real and imaginary parts per bin.
+    private var pairSpectrum: [Float]
+    private var crossReal: [Float]
+    private var crossImaginary: [Float]
 
     init(analyzer: SignalAnalyzer) throws(SignalPathError) {
         self.analyzer = analyzer
@@ -36,6 +41,9 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         planar = .allocate(capacity: rowLength * channels)
         planar.initialize(repeating: 0)
         transform = SegmentTransform(fftSize: spectrum.fftSize, window: WindowTable.shared(spectrum.window, size: spectrum.windowSize))
+        pairSpectrum = [Float](repeating: 0, count: analyzer.stereoPair == nil ? 0 : 2 * transform.binCount)
+        crossReal = [Float](repeating: 0, count: analyzer.stereoPair == nil ? 0 : transform.binCount)
+        crossImaginary = crossReal
         rules = LevelStatistics.Rules(
             fullScale: Self.fullScale(analyzer.file.format.sampleFormat),
             minimumClipRun: analyzer.settings.minimumClipRun,
@@ -117,7 +125,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             power: [Double](repeating: 0, count: analyzer.scope == .everything ? transform.binCount * channels : 0),
             strongestBins: [(bin: Int, power: Double)](
                 repeating: (0, 0), count: analyzer.distortionBins == nil ? 0 : segmentStarts.count * channels),
-            segments: segmentStarts.count,
+            stereo: analyzer.stereoPair.map { _ in StereoImage.Sums(bins: transform.binCount) }, segments: segmentStarts.count,
             frames: frames.present, endOfInput: frames.endOfInput)
         deinterleave(frames)
         for channel in 0..<channels {
@@ -129,7 +137,11 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             let truePeak = measureTruePeak(channel, frames, above: levels.peak)
             result.truePeaks.append(truePeak.peak)
             result.truePeakFrames.append(truePeak.frame)
+            if let pair = analyzer.stereoPair, channel == pair.left || channel == pair.right { continue }
             addSegments(channel, frames, starts: segmentStarts, power: &result.power, strongestBins: &result.strongestBins)
+        }
+        if let pair = analyzer.stereoPair {
+            measurePair(pair, frames, starts: segmentStarts, sums: &result.stereo!, power: &result.power, strongestBins: &result.strongestBins)
         }
         addWeightedEnergy(frames, energy: &result.weightedEnergy)
         return result
@@ -308,6 +320,43 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
                 if let band = analyzer.distortionBins { strongestBins[segment * channels + channel] = transform.strongestBin(in: band) }
             }
         }
+    }
+
+    /// Step 5, for the stereo pair: the zero-lag sums over the chunk's own frames, and each segment
+    /// of both channels transformed one after the other, so that besides each channel's power (as
+    /// `addSegments` adds it) the segment's cross-spectrum conj(X_L)·X_R is summed.
+    private func measurePair(
+        _ pair: (left: Int, right: Int), _ frames: ChunkFrames, starts: [Int64], sums: inout StereoImage.Sums, power: inout [Double],
+        strongestBins: inout [(bin: Int, power: Double)]
+    ) {
+        sums.add(samples(pair.left, frames.present, frames), samples(pair.right, frames.present, frames))
+        let bins = transform.binCount
+        let leftRow = UnsafeBufferPointer(row(pair.left)), rightRow = UnsafeBufferPointer(row(pair.right))
+        for bin in 0..<bins {
+            crossReal[bin] = 0
+            crossImaginary[bin] = 0
+        }
+        power.withUnsafeMutableBufferPointer { power in
+            let leftPower = UnsafeMutableBufferPointer(rebasing: power[pair.left * bins..<(pair.left + 1) * bins])
+            let rightPower = UnsafeMutableBufferPointer(rebasing: power[pair.right * bins..<(pair.right + 1) * bins])
+            for (segment, start) in starts.enumerated() {
+                transform.transform(leftRow, firstFrame: frames.offset(start), channels: 1, channel: 0)
+                transform.combine(into: leftPower, .mean)
+                if let band = analyzer.distortionBins { strongestBins[segment * channels + pair.left] = transform.strongestBin(in: band) }
+                pairSpectrum.withUnsafeMutableBufferPointer { kept in transform.withSpectrum { _ = kept.update(fromContentsOf: $0) } }
+                transform.transform(rightRow, firstFrame: frames.offset(start), channels: 1, channel: 0)
+                transform.combine(into: rightPower, .mean)
+                if let band = analyzer.distortionBins { strongestBins[segment * channels + pair.right] = transform.strongestBin(in: band) }
+                pairSpectrum.withUnsafeBufferPointer { kept in
+                    crossReal.withUnsafeMutableBufferPointer { real in
+                        crossImaginary.withUnsafeMutableBufferPointer { imaginary in
+                            transform.withSpectrum { StereoImage.Sums.accumulateCross(kept, $0, real: real, imaginary: imaginary) }
+                        }
+                    }
+                }
+            }
+        }
+        crossReal.withUnsafeBufferPointer { real in crossImaginary.withUnsafeBufferPointer { sums.addCross(real: real, imaginary: $0) } }
     }
 
     /// Step 6: K-weighted energy per sub-block, summed over channels with their BS.1770 weights.

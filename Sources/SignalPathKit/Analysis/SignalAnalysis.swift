@@ -9,6 +9,8 @@ public struct SignalAnalysis: Sendable {
     public var spectrumParameters: SpectrumParameters
     public var channels: [ChannelAnalysis]
     public var loudness: Loudness
+    /// The stereo image of the pair `StereoImage.pair` picks; nil without one.
+    public var stereo: StereoImage?
     /// The averaged spectrum per channel; nil when the range is too short for one segment.
     public var spectrum: PowerSpectrum?
     /// Tones, distortion and spectral summary of the channels' mean power.

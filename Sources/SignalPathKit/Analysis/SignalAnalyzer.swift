@@ -22,6 +22,8 @@ public struct SignalAnalyzer: Sendable {
     /// False at rates outside `Loudness.measurableSampleRates`: loudness is then null.
     let measuresLoudness: Bool
     let channelWeights: [Double]
+    /// The channels whose stereo image is measured (`StereoImage.pair`), 0-based.
+    let stereoPair: (left: Int, right: Int)?
     /// Frames per chunk: a whole number of spectrum hops.
     let chunkFrames: Int
     /// Frames read before a chunk to settle the K-weighting filter (and the true-peak
@@ -60,6 +62,7 @@ public struct SignalAnalyzer: Sendable {
         weighting = KWeighting(sampleRate: rate)
         measuresLoudness = Loudness.measurableSampleRates.contains(rate)
         channelWeights = Loudness.channelWeights(layout: file.format.channelLayout)
+        stereoPair = scope == .everything ? StereoImage.pair(in: file.format.channelLayout) : nil
         distortionBins = Distortion.bins(sampleRate: rate, fftSize: spectrum.fftSize)
         let hop = spectrum.hop
         // A loudness pass holds half as many samples per chunk: its chunks need no whole spectrum
@@ -148,6 +151,8 @@ struct AnalysisChunk: Sendable {
     /// Per segment and channel (channel fastest), the segment's strongest in-band bin and its
     /// in-band power: how steady the strongest tone is. Empty when no bin is in the band.
     var strongestBins: [(bin: Int, power: Double)]
+    /// The stereo pair's sums over the chunk's own frames and segments; nil without a pair.
+    var stereo: StereoImage.Sums?
     var segments: Int
     /// Frames analysed, relative to the range.
     var frames: Range<Int64>

@@ -113,7 +113,35 @@ extension SignalAnalysis {
                     "short_term_max_lufs": .number(loudness.shortTermMax.map { Self.rounded($0, 2) }),
                     "true_peak_dbtp": .number(Self.rounded(truePeak, 2)),
                 ])),
+            .init("stereo", stereo.map { stereoJSON($0) } ?? .null),
         ] + overall.jsonMembers + [.init("conventions", conventions)]
+    }
+
+    /// The `stereo` object: the pair's names and the image's figures (null where they do not exist).
+    private func stereoJSON(_ image: StereoImage) -> JSONValue {
+        let names = format.channelLayout.names
+        return .object([
+            .init("channels", .array([.string(names[image.left]), .string(names[image.right])])),
+            .init("correlation", .number(image.correlation.map { Self.rounded($0, 4) })),
+            .init("delay_samples", .number(image.delaySamples.map { Self.rounded($0, 2) })),
+            .init("delay_ms", .number(image.delaySamples.map { Self.rounded($0 * 1000 / Double(sampleRate), 4) })),
+            .init("aligned_correlation", .number(image.alignedCorrelation.map { Self.rounded($0, 4) })),
+            .init("polarity_inverted", image.polarityInverted.map { .bool($0) } ?? .null),
+            .init("balance_db", .number(image.balance.map { Self.rounded($0, 2) })),
+            .init("mono_loss_db", .number(image.monoLoss.map { Self.rounded($0, 2) })),
+            .init("mono_as_stereo", image.monoAsStereo.map { .bool($0) } ?? .null),
+        ])
+    }
+
+    /// How the stereo image is measured, for `conventions`.
+    static func stereoRule(searchedLag: Int?) -> String {
+        "the pair: both channels of a two-channel file, else front left and right (FL, FR); correlation: zero-lag Pearson over all frames; "
+            + "delay: lag of the largest |cross-correlation| within +-\(searchedLag.map(String.init) ?? "-") samples (10 ms, less when the spectrum segment is too short), "
+            + "from the averaged cross-spectrum of the spectrum's segments (DC removed, divided by the window's own overlap at each lag, refined between samples by band-limited interpolation), "
+            + "positive when the right channel lags the left, null when |correlation| stays below \(UnitFormat.shortest(StereoImage.alignmentThreshold)) at every lag; "
+            + "polarity inverted: that best-aligned correlation <= \(UnitFormat.shortest(StereoImage.polarityThreshold)); balance: left RMS over right RMS, dB; "
+            + "mono loss: mean power of the channels over the power of (L+R)/2, dB (0 identical, 3.01 independent; null when the sum is digital silence); "
+            + "mono as stereo: every |L-R| <= the format's precision (0 for PCM and float, 2^-16 for lossy codecs)"
     }
 
     /// A value rounded to `decimals` places (6 by default), so JSON shows no binary noise.
@@ -177,6 +205,7 @@ extension SignalAnalysis {
                     "segments": .integer(Int64(spectrum?.segments ?? 0)),
                     "reference": .string(SpectrumScale.dbfs.reference),
                 ])),
+            .init("stereo", .string(Self.stereoRule(searchedLag: stereo?.searchedLag))),
             .init(
                 "tones",
                 .string(
@@ -210,10 +239,12 @@ extension SignalAnalysis {
                 "tone_hz", "tone_dbfs", "tone_note", "tone_cents",
                 "thd_percent", "thd_n_percent", "snr_db", "sinad_db", "enob_bits",
                 "centroid_hz", "rolloff_hz", "flatness", "bandwidth_hz",
+                "stereo_correlation", "stereo_delay_samples", "stereo_polarity_inverted", "stereo_balance_db", "stereo_mono_loss_db",
+                "mono_as_stereo",
             ]
     }
 
-    /// One record per channel; file-wide loudness repeats on each; tones and distortion are the
+    /// One record per channel; file-wide loudness and stereo image repeat on each; tones and distortion are the
     /// channel's own (the strongest tone).
     public func appendRows(to table: inout DelimitedText) {
         func field(_ value: Double?, _ decimals: Int) -> String {
@@ -232,6 +263,8 @@ extension SignalAnalysis {
                         field(distortion.map { $0.thd * 100 }, 4), field(distortion.map { $0.thdPlusNoise * 100 }, 4),
                         field(distortion?.snr, 2), field(distortion?.sinad, 2), field(distortion?.enob, 2),
                         field(summary?.centroid, 1), field(summary?.rolloff, 1), field(summary?.flatness, 6), field(summary?.bandwidth, 1),
+                        field(stereo?.correlation, 4), field(stereo?.delaySamples, 2), stereo?.polarityInverted.map { String($0) } ?? "",
+                        field(stereo?.balance, 2), field(stereo?.monoLoss, 2), stereo?.monoAsStereo.map { String($0) } ?? "",
                     ])
         }
     }

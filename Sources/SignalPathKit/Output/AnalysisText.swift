@@ -37,6 +37,21 @@ extension SignalAnalysis {
         loudness("Short-term max", self.loudness.shortTermMax, "LUFS")
         loudness("True peak", truePeak.isFinite ? truePeak : nil, "dBTP")
 
+        if let stereo {
+            let names = format.channelLayout.names
+            lines.append("")
+            lines.append("  Stereo image (\(TerminalText.sanitized(names[stereo.left])) / \(TerminalText.sanitized(names[stereo.right])))")
+            func stereoRow(_ label: String, _ value: String?) { row("    " + label, [value ?? "-"]) }
+            stereoRow("Correlation", stereo.correlation.map { UnitFormat.fixed($0, 3) })
+            stereoRow("Delay", stereo.delaySamples.map { UnitFormat.fixed($0, 2) + " samples" })
+            stereoRow("  in time", stereo.delaySamples.map { UnitFormat.fixed($0 * 1000 / Double(sampleRate), 3) + " ms" })
+            stereoRow("Aligned corr.", stereo.alignedCorrelation.map { UnitFormat.fixed($0, 3) })
+            stereoRow("Polarity", stereo.polarityInverted.map { $0 ? "inverted" : "normal" })
+            stereoRow("Balance (L/R)", stereo.balance.map { UnitFormat.fixed($0, 2) + " dB" })
+            stereoRow("Mono loss", stereo.monoLoss.map { UnitFormat.fixed($0, 2) + " dB" })
+            stereoRow("Mono as stereo", stereo.monoAsStereo.map { $0 ? "yes" : "no" })
+        }
+
         if !overall.tones.isEmpty {
             lines.append("")
             lines.append("  Tones" + (channels.count > 1 ? " (mean of the channels)" : ""))

@@ -50,12 +50,50 @@ final class RealFFT {
         }
     }
 
+    /// Hands `body` the complex spectrum of the last transform as interleaved (re, im) Floats,
+    /// bins 0...size/2: what a cross-spectrum needs besides the power.
+    func withLastSpectrum<Result>(_ body: (UnsafeBufferPointer<Float>) -> Result) -> Result {
+        body(UnsafeBufferPointer(start: UnsafeRawPointer(output).assumingMemoryBound(to: Float.self), count: 2 * binCount))
+    }
+
+    /// The inverse of a real signal's spectrum: `spectrum` holds bins 0...size/2 as interleaved
+    /// (re, im) pairs; returns the `size` real samples, unnormalised (FFTW's convention: a forward
+    /// then inverse transform multiplies by `size`). Allocates its buffers: it runs once per
+    /// result (a cross-correlation from an averaged cross-spectrum), not per segment.
+    static func inverse(_ spectrum: [Double], size: Int) -> [Double] {
+        precondition(size >= 2 && size % 2 == 0 && spectrum.count == size + 2)
+        let input = fftwf_alloc_complex(size / 2 + 1)!
+        let output = fftwf_alloc_real(size)!
+        defer {
+            fftwf_free(input)
+            fftwf_free(output)
+        }
+        let interleaved = UnsafeMutableRawPointer(input).assumingMemoryBound(to: Float.self)
+        for index in 0..<size + 2 { interleaved[index] = Float(spectrum[index]) }
+        let plan: OpaquePointer = plannerLock.withLock {
+            if let plan = inversePlans[size] { return plan }
+            // The planner may overwrite the arrays while planning: planned on scratch arrays of its own.
+            let scratchIn = fftwf_alloc_complex(size / 2 + 1)!, scratchOut = fftwf_alloc_real(size)!
+            defer {
+                fftwf_free(scratchIn)
+                fftwf_free(scratchOut)
+            }
+            let plan = fftwf_plan_dft_c2r_1d(Int32(size), scratchIn, scratchOut, UInt32(FFTW_ESTIMATE))!
+            inversePlans[size] = plan
+            return plan
+        }
+        fftwf_execute_dft_c2r(plan, input, output)
+        return (0..<size).map { Double(output[$0]) }
+    }
+
     // MARK: - Plans
 
     /// One plan per size for the whole process. Plans are never destroyed, so there is no
     /// destruction to race with execution; there are only a few sizes per run. Unsafe: touched
     /// only under `plannerLock` (C handles are not Sendable, so `Protected` cannot hold them).
     nonisolated(unsafe) private static var plans: [Int: OpaquePointer] = [:]
+    /// Complex-to-real plans, by size; as `plans`.
+    nonisolated(unsafe) private static var inversePlans: [Int: OpaquePointer] = [:]
     private static let plannerLock = Lock()
 
     private static func sharedPlan(

@@ -40,6 +40,11 @@ public final class SegmentTransform {
         }
     }
 
+    /// Hands `body` the last transform's complex spectrum, interleaved (re, im), bins 0...fftSize/2.
+    func withSpectrum<Result>(_ body: (UnsafeBufferPointer<Float>) -> Result) -> Result {
+        fft.withLastSpectrum(body)
+    }
+
     /// The bin of `bins` with the most power in the last transform, and the power of `bins` together.
     func strongestBin(in bins: ClosedRange<Int>) -> (bin: Int, power: Double) {
         power.withUnsafeBufferPointer { power in

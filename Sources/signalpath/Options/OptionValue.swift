@@ -124,6 +124,38 @@ enum OptionValue {
             throw ValidationError("a tolerance in LU above 0, up to 20, such as 0.5, 1 or 2")
         }
         return tolerance
+
+    }
+
+    /// A delivery profile by name: `ebu-r128`, `ebu-r128-live`, `atsc-a85`, `podcast`, `streaming`.
+    static func profile(_ text: String) throws -> DeliveryProfile {
+        guard let profile = DeliveryProfile.named(text) else { throw ValidationError("use \(OutputFormat.list(DeliveryProfile.all.map(\.name)))") }
+        return profile
+    }
+
+    /// A loudness tolerance or range: above 0, up to 100 LU.
+    static func loudnessUnits(_ text: String) throws -> Double {
+        guard let value = Double(text), value > 0, value <= 100 else { throw ValidationError("loudness units above 0, up to 100, such as 1 or 0.5") }
+        return value
+    }
+
+    /// A true-peak limit: -60 to +20 dBTP.
+    static func truePeakLimit(_ text: String) throws -> Double {
+        guard let value = Double(text), (-60...20).contains(value) else { throw ValidationError("a level from -60 to 20 dBTP, such as -1") }
+        return value
+    }
+
+    /// A count of samples, 0 or more.
+    static func sampleCount(_ text: String) throws -> Int64 {
+        guard let value = Int64(text), value >= 0 else { throw ValidationError("a number of samples, 0 or more") }
+        return value
+    }
+
+    /// A percentage from 0 to 100 (`1` or `1%`).
+    static func percent(_ text: String) throws -> Double {
+        let number = text.hasSuffix("%") ? String(text.dropLast()) : text
+        guard let value = Double(number), (0...100).contains(value) else { throw ValidationError("a percentage from 0 to 100, such as 1 or 0.5%") }
+        return value
     }
 
     /// `START..END`, either side optional.

@@ -1,0 +1,81 @@
+/// Whether one file meets `DeliveryRules`: each rule with its measured value, limits and
+/// outcome, and the gain that would bring its integrated loudness to the target.
+///
+/// Values are compared as measured, unrounded (outputs show them to 0.01): a reading of
+/// −23.504 LUFS fails −23 ± 0.5 though a meter showing one decimal reads −23.5. A value that
+/// cannot be measured (the loudness of digital silence) fails its rule.
+public struct DeliveryVerdict: Sendable {
+    /// One rule's outcome.
+    public struct Outcome: Sendable, Equatable {
+        public var rule: DeliveryRule
+        /// Nil when the file has no such value (the loudness of silence).
+        public var measured: Double?
+        /// The allowed range's ends; nil for an open end.
+        public var minimum: Double?
+        public var maximum: Double?
+        public var passed: Bool
+    }
+
+    public var path: String
+    public var rules: DeliveryRules
+    /// The frames checked (absolute) and the rate, for the outputs.
+    public var frames: Range<Int64>
+    public var sampleRate: Int
+    /// How the true peak was read.
+    public var truePeakMode: TruePeakMode
+    public var outcomes: [Outcome]
+    public var integratedLoudness: Double?
+    public var truePeak: Double
+    /// target − integrated loudness, dB; nil without a target or a measurable loudness.
+    public var gain: Double?
+    /// The true peak after that gain: the meter is linear, so the reading moves by the gain exactly.
+    public var truePeakAfterGain: Double?
+    /// How far the true peak after the gain would exceed the maximum (the limiting it needs), dB;
+    /// 0 when it stays within; nil without a gain or a true-peak rule.
+    public var limitingNeeded: Double?
+
+    public var passed: Bool { outcomes.allSatisfy(\.passed) }
+    /// True when applying `gain` would break the true-peak limit.
+    public var gainBreaksTruePeak: Bool? { limitingNeeded.map { $0 > 0 } }
+
+    public init(analysis: SignalAnalysis, events: EventSummary, rules: DeliveryRules) {
+        path = analysis.path
+        self.rules = rules
+        frames = analysis.frames
+        sampleRate = analysis.sampleRate
+        truePeakMode = analysis.settings.truePeakMode
+        integratedLoudness = analysis.loudness.integrated
+        truePeak = analysis.truePeak
+        var outcomes: [Outcome] = []
+        func add(_ rule: DeliveryRule, _ measured: Double?, minimum: Double? = nil, maximum: Double?) {
+            let passed = measured.map { value in value >= (minimum ?? -.infinity) && value <= (maximum ?? .infinity) } ?? false
+            outcomes.append(Outcome(rule: rule, measured: measured, minimum: minimum, maximum: maximum, passed: passed))
+        }
+        for rule in rules.rules {
+            switch rule {
+            case .integratedLoudness:
+                let target = rules.target!, tolerance = rules.tolerance ?? 0
+                add(rule, integratedLoudness, minimum: target - tolerance, maximum: target + tolerance)
+            case .truePeak:
+                add(rule, truePeak.isFinite ? truePeak : nil, maximum: rules.maximumTruePeak)
+                // Digital silence has no true peak to exceed a limit.
+                if !truePeak.isFinite, truePeak < 0 { outcomes[outcomes.count - 1].passed = true }
+            case .loudnessRange: add(rule, analysis.loudness.range, maximum: rules.maximumLoudnessRange)
+            case .clippedSamples: add(rule, Double(events.clippedSamples), maximum: rules.maximumClippedSamples.map(Double.init))
+            case .longestSilence: add(rule, events.longestSilence, maximum: rules.maximumSilence)
+            case .dcOffset:
+                let largest = analysis.channels.map { abs($0.dcOffset) * 100 }.max()
+                add(rule, largest, maximum: rules.maximumDCOffsetPercent)
+            }
+        }
+        self.outcomes = outcomes
+        if let target = rules.target, let integrated = integratedLoudness {
+            let gain = target - integrated
+            self.gain = gain
+            if truePeak.isFinite {
+                truePeakAfterGain = truePeak + gain
+                if let maximum = rules.maximumTruePeak { limitingNeeded = max(0, truePeak + gain - maximum) }
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+/// `check`'s outputs: JSON (`signalpath.check/1`), CSV rows per file and rule, and the report.
+extension DeliveryVerdict {
+    public static let schema = "signalpath.check/1"
+
+    private static func rounded(_ value: Double?, _ decimals: Int = 2) -> Double? {
+        value.map { SignalAnalysis.rounded($0, decimals) }
+    }
+
+    /// Decimals a rule's values are written with.
+    private static func decimals(_ rule: DeliveryRule) -> Int {
+        switch rule {
+        case .clippedSamples: return 0
+        case .longestSilence: return 3
+        case .dcOffset: return 4
+        default: return 2
+        }
+    }
+
+    // MARK: JSON
+
+    public var jsonMembers: [JSONValue.Member] {
+        [
+            .init("path", .string(path)),
+            .init("profile", rules.profile.map { .string($0.name) } ?? .null),
+            .init("passed", .bool(passed)),
+            .init(
+                "range",
+                .object([
+                    "start_s": .number(SignalAnalysis.rounded(Double(frames.lowerBound) / Double(sampleRate))),
+                    "end_s": .number(SignalAnalysis.rounded(Double(frames.upperBound) / Double(sampleRate))),
+                ])),
+            .init("integrated_lufs", .number(Self.rounded(integratedLoudness))),
+            .init("true_peak_dbtp", .number(Self.rounded(truePeak.isFinite ? truePeak : nil))),
+            .init("gain_db", .number(Self.rounded(gain))),
+            .init("true_peak_after_gain_dbtp", .number(Self.rounded(truePeakAfterGain))),
+            .init("gain_breaks_true_peak", gainBreaksTruePeak.map { .bool($0) } ?? .null),
+            .init("limiting_db", .number(Self.rounded(limitingNeeded))),
+            .init(
+                "rules",
+                .array(
+                    outcomes.map { outcome in
+                        let decimals = Self.decimals(outcome.rule)
+                        return .object([
+                            .init("rule", .string(outcome.rule.rawValue)),
+                            .init("measured", .number(Self.rounded(outcome.measured, decimals))),
+                            .init("unit", .string(outcome.rule.unit)),
+                            .init("min", .number(Self.rounded(outcome.minimum, decimals))),
+                            .init("max", .number(Self.rounded(outcome.maximum, decimals))),
+                            .init("passed", .bool(outcome.passed)),
+                        ])
+                    })),
+            .init("conventions", conventions),
+        ]
+    }
+
+    /// The rules behind every verdict.
+    public var conventions: JSONValue {
+        var members: [JSONValue.Member] = [
+            .init("profile_source", rules.profile.map { .string($0.source) } ?? .null),
+            .init("comparison", .string("measured values are compared unrounded; a value that cannot be measured (the loudness of digital silence) fails its rule")),
+            .init("loudness", .string("ITU-R BS.1770-4 / EBU R128 integrated loudness (gates -70 LUFS and -10 LU), as analyze measures it")),
+            .init("true_peak_mode", .string(truePeakMode.rawValue)),
+            .init("true_peak", .string(truePeakMode.description)),
+            .init("loudness_range", .string("EBU Tech 3342, as analyze measures it")),
+            .init(
+                "gain",
+                .string(
+                    "gain_db = target - integrated loudness; true peak after gain = true peak + gain_db (the meter is linear); limiting_db = how far that exceeds the maximum true peak (0 when it does not)"
+                )),
+        ]
+        if rules.maximumClippedSamples != nil {
+            members.append(.init("clipping", .string("samples in runs of consecutive full-scale samples, summed over the channels, as analyze counts them")))
+        }
+        if rules.maximumDCOffsetPercent != nil {
+            members.append(.init("dc_offset", .string("the largest |mean sample value| of any channel, percent of full scale")))
+        }
+        return .object(members)
+    }
+
+    // MARK: CSV
+
+    public static let csvHeader = ["path", "profile", "rule", "measured", "unit", "min", "max", "passed", "file_passed", "gain_db", "limiting_db"]
+
+    /// One record per rule.
+    public func appendRows(to table: inout DelimitedText) {
+        func field(_ value: Double?, _ decimals: Int) -> String {
+            guard let value, value.isFinite else { return "" }
+            return UnitFormat.fixed(value, decimals)
+        }
+        for outcome in outcomes {
+            let decimals = Self.decimals(outcome.rule)
+            table.append([
+                path, rules.profile?.name ?? "", outcome.rule.rawValue, field(outcome.measured, decimals), outcome.rule.unit,
+                field(outcome.minimum, decimals), field(outcome.maximum, decimals), String(outcome.passed), String(passed),
+                field(gain, 2), field(limitingNeeded, 2),
+            ])
+        }
+    }
+
+    // MARK: Text
+
+    /// The report for people: a line per rule with ✓ or ✗ (ASCII words without UTF-8), then the gain.
+    public func text(charset: TerminalCharset) -> String {
+        let utf8 = charset == .utf8
+        let plusMinus = utf8 ? "±" : "+-", atMost = utf8 ? "≤" : "<=", atLeast = utf8 ? "≥" : ">="
+        let passMark = utf8 ? "✓ pass" : "pass", failMark = utf8 ? "✗ FAIL" : "FAIL"
+        var lines: [String] = []
+        let profile = rules.profile.map { " · " + $0.name } ?? ""
+        lines.append(TerminalText.sanitized(path) + profile + " · " + (passed ? "passed" : "FAILED"))
+        func value(_ number: Double?, _ rule: DeliveryRule) -> String {
+            guard let number else { return "-" }
+            let text = rule == .clippedSamples ? UnitFormat.grouped(Int64(number)) : UnitFormat.fixed(number, Self.decimals(rule))
+            return text + " " + rule.unit
+        }
+        func limit(_ outcome: Outcome) -> String {
+            let decimals = outcome.rule == .clippedSamples ? 0 : max(1, Self.decimals(outcome.rule) - 1)
+            if outcome.rule == .integratedLoudness, let target = rules.target, let tolerance = rules.tolerance {
+                return UnitFormat.fixed(target, 1) + " " + plusMinus + " " + UnitFormat.fixed(tolerance, 1) + " " + outcome.rule.unit
+            }
+            if let maximum = outcome.maximum { return atMost + " " + UnitFormat.fixed(maximum, decimals) + " " + outcome.rule.unit }
+            if let minimum = outcome.minimum { return atLeast + " " + UnitFormat.fixed(minimum, decimals) + " " + outcome.rule.unit }
+            return "-"
+        }
+        func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+            let space = String(repeating: " ", count: max(0, width - text.count))
+            return right ? space + text : text + space
+        }
+        for outcome in outcomes {
+            lines.append(
+                "  " + pad(outcome.rule.label, 20) + pad(value(outcome.measured, outcome.rule), 16, right: true) + "   "
+                    + pad(limit(outcome), 20) + (outcome.passed ? passMark : failMark))
+        }
+        if let gain {
+            let arrow = utf8 ? "→" : "->"
+            var line = "  gain to target " + (gain >= 0 ? "+" : "") + UnitFormat.fixed(gain, 2) + " dB"
+            if let after = truePeakAfterGain {
+                line += " " + arrow + " true peak " + UnitFormat.fixed(after, 2) + " dBTP"
+                if let limiting = limitingNeeded, let maximum = rules.maximumTruePeak {
+                    line +=
+                        limiting > 0
+                        ? ", over " + UnitFormat.fixed(maximum, 1) + " dBTP: needs " + UnitFormat.fixed(limiting, 2) + " dB of limiting"
+                        : ", within " + UnitFormat.fixed(maximum, 1) + " dBTP"
+                }
+            }
+            lines.append(line)
+        } else if rules.target != nil {
+            lines.append("  gain to target: - (no measurable loudness)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import SignalPathKit
+
+struct Check: AsyncParsableCommand, DataCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Delivery verdicts: does each file meet a loudness profile (EBU R128, ATSC A/85, podcast, streaming)?",
+        discussion: """
+            Each file is analysed once (as analyze does) and checked against the rules of a \
+            --profile, overridden or extended by --target-lufs, --tolerance, --max-true-peak, \
+            --max-lra, --max-clipped and --max-dc. Per file: each rule with its measured value, \
+            limit and verdict, and the gain that would bring the integrated loudness to the target, \
+            with the true peak that gain would give and the limiting it would need. Profiles, \
+            rules and their sources: docs/CHECK.md.
+
+            The report (a line per rule, ✓ or ✗ where the locale is UTF-8, pass or FAIL) is what a \
+            terminal and a pipe get alike; programs ask for --format json (schema \
+            signalpath.check/1: per file `passed`, `gain_db`, `limiting_db`, `rules` with \
+            `measured`, `min`, `max`, `passed`), ndjson, or csv (one row per file and rule).
+
+            Exit status: 0 when every file passes, 1 when any file fails a rule; a file that \
+            cannot be read gets its own code (64-74), which wins over 1. The other files are \
+            still checked.
+
+            Examples:
+              signalpath check --profile ebu-r128 episode.wav
+              signalpath check --profile podcast --max-lra 8 *.flac
+              signalpath check --target-lufs -18 --tolerance 1 take.wav
+              signalpath check --profile streaming --format csv *.wav > qc.csv
+              signalpath check --profile atsc-a85 --max-clipped 0 spot.wav || echo fix
+            """
+    )
+    static let name = "check"
+    static let formats: [OutputFormat] = [.text, .csv, .tsv, .json, .ndjson]
+    static let view = TerminalView.report
+
+    @OptionGroup var input: FileArguments
+    @OptionGroup var rules: CheckOptions
+    @OptionGroup var range: RangeOptions
+    @OptionGroup var output: OutputOptions<Check>
+    @OptionGroup var jobs: JobOptions
+    @OptionGroup var truePeak: TruePeakOptions
+
+    func run() async throws {
+        var writer = try ResultWriter(output: output, schema: DeliveryVerdict.schema)
+        let range = self.range, settings = rules.settings(truePeak: truePeak.mode), deliveryRules = rules.rules, workers = jobs.workers, files = input.files
+        let charset = TerminalCharset.detect(environment: ProcessEnvironment.current)
+        var anyFailed = false
+        // Files run side by side (up to --jobs at once); verdicts come out in the order given.
+        await withTaskGroup(of: (Int, Result<DeliveryVerdict, SignalPathError>).self) { group in
+            var next = 0
+            var inOrder = InOrderMerger<Result<DeliveryVerdict, SignalPathError>>()
+            func start() {
+                let index = next
+                next += 1
+                group.addTask {
+                    do throws(SignalPathError) {
+                        let analysis = try await Self.analyse(files[index], range: range, settings: settings, workers: workers)
+                        return (index, .success(DeliveryVerdict(analysis: analysis, events: EventSummary(analysis: analysis), rules: deliveryRules)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            while next < min(files.count, workers) { start() }
+            while let (index, result) = await group.next() {
+                inOrder.add(result, index: index) { ready in
+                    switch ready {
+                    case .success(let verdict):
+                        if !verdict.passed { anyFailed = true }
+                        write(verdict, to: &writer, charset: charset)
+                    case .failure(let error): writer.failed(error)
+                    }
+                }
+                if next < files.count { start() }
+            }
+        }
+        // Errors (64–74) are thrown here and win over a failed check.
+        try writer.finish()
+        if anyFailed { throw ExitCode(ExitStatus.checkFailed) }
+    }
+
+    private func write(_ verdict: DeliveryVerdict, to writer: inout ResultWriter, charset: TerminalCharset) {
+        switch writer.format {
+        case .text:
+            writer.writeReport(verdict.text(charset: charset))
+        case .csv, .tsv:
+            var table = DelimitedText(writer.format == .tsv ? .tsv : .csv)
+            if writer.successes == 0 { table.append(DeliveryVerdict.csvHeader) }
+            verdict.appendRows(to: &table)
+            writer.write(table.text)
+        default: break
+        }
+        writer.succeeded(json: verdict.jsonMembers)
+    }
+
+    private static func analyse(
+        _ path: String, range: RangeOptions, settings: AnalysisSettings, workers: Int
+    ) async throws(SignalPathError) -> SignalAnalysis {
+        let file = try AudioFile.openNoting(path)
+        let frames = try range.frames(in: file)
+        let progress = ProgressLine(label: "check \(path)")
+        defer { progress.finish() }
+        return try await SignalAnalyzer(file: file, frames: frames, settings: settings)
+            .run(workers: workers, progress: { progress.update($0) })
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import SignalPathKit
+
+/// The rules `check` applies: a profile, and limits that override or extend it.
+struct CheckOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Delivery profile: \(OutputFormat.list(DeliveryProfile.all.map(\.name))) (limits and sources: docs/CHECK.md).", valueName: "name"),
+        completion: .list(DeliveryProfile.all.map(\.name)), transform: OptionValue.profile)
+    var profile: DeliveryProfile?
+
+    // Levels are negative: `.unconditional` takes `-23` as the value, not as an option.
+    @Option(
+        name: .long, parsing: .unconditional, help: ArgumentHelp("Integrated loudness target, LUFS (overrides the profile's).", valueName: "lufs"),
+        transform: OptionValue.loudnessLevel)
+    var targetLufs: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Allowed deviation from the target, +- LU (overrides the profile's).", valueName: "lu"), transform: OptionValue.loudnessUnits)
+    var tolerance: Double?
+
+    @Option(
+        name: .long, parsing: .unconditional, help: ArgumentHelp("Maximum true peak, dBTP (overrides the profile's).", valueName: "dbtp"),
+        transform: OptionValue.truePeakLimit)
+    var maxTruePeak: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Maximum loudness range (EBU Tech 3342), LU.", valueName: "lu"), transform: OptionValue.loudnessUnits)
+    var maxLra: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Maximum clipped samples, over all channels.", valueName: "n"), transform: OptionValue.sampleCount)
+    var maxClipped: Int64?
+
+    @Option(
+        name: .long, help: ArgumentHelp("Maximum length of the longest silence (needs the events pass; refused in this build).", valueName: "time"),
+        transform: OptionValue.time)
+    var maxSilence: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Maximum DC offset of any channel, percent of full scale.", valueName: "percent"), transform: OptionValue.percent)
+    var maxDc: Double?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With --max-clipped: clipping is runs of at least this many consecutive full-scale samples (default: 3).", valueName: "n"))
+    var clipRun: Int?
+
+    func validate() throws {
+        if profile == nil && targetLufs == nil && maxTruePeak == nil && maxLra == nil && maxClipped == nil && maxSilence == nil && maxDc == nil {
+            throw ValidationError("Name a --profile or at least one rule (--target-lufs, --max-true-peak, --max-lra, --max-clipped, --max-dc).")
+        }
+        if targetLufs != nil && tolerance == nil && profile == nil {
+            throw ValidationError("--target-lufs needs a --tolerance (there is no profile to take it from).")
+        }
+        if tolerance != nil && targetLufs == nil && profile == nil { throw ValidationError("--tolerance applies to a loudness target; give --target-lufs or a --profile.") }
+        if maxSilence != nil {
+            // No stub passes silently: the longest silence is measured by the events pass, which
+            // this build does not run (EventSummary.longestSilence stays nil).
+            throw ValidationError("--max-silence needs the events pass (longest silence), which this build does not have yet.")
+        }
+        if let clipRun {
+            guard maxClipped != nil else { throw ValidationError("--clip-run applies to --max-clipped; there is no clipping rule.") }
+            guard (1...1_000_000).contains(clipRun) else { throw ValidationError("--clip-run takes 1 to 1000000.") }
+        }
+    }
+
+    /// The rules in force: the profile's limits with the explicit ones over them.
+    var rules: DeliveryRules {
+        var rules = DeliveryRules(profile: profile)
+        if let targetLufs { rules.target = targetLufs }
+        if let tolerance { rules.tolerance = tolerance }
+        if let maxTruePeak { rules.maximumTruePeak = maxTruePeak }
+        rules.maximumLoudnessRange = maxLra
+        rules.maximumClippedSamples = maxClipped
+        rules.maximumSilence = maxSilence
+        rules.maximumDCOffsetPercent = maxDc
+        return rules
+    }
+
+    /// The analysis settings the rules need: analyze's defaults, with --clip-run and the true-peak mode.
+    func settings(truePeak mode: TruePeakMode) -> AnalysisSettings {
+        var settings = AnalysisSettings()
+        if let clipRun { settings.minimumClipRun = clipRun }
+        settings.truePeakMode = mode
+        return settings
+    }
+}
