@@ -10,7 +10,7 @@ struct MistypedCommand {
 
     /// Words people try for a command, with the command that does it.
     static let synonyms: [String: String] = [
-        "analysis": "analyze", "loudness": "analyze", "levels": "analyze", "stats": "analyze", "lufs": "analyze",
+        "analysis": "analyze", "levels": "analyze", "stats": "analyze", "lufs": "loudness",
         "probe": "info", "show": "info", "soxi": "info", "format": "info",
         "play": "replay", "playback": "replay", "live": "replay", "monitor": "replay",
         "capture": "record", "rec": "record",

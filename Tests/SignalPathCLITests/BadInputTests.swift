@@ -103,7 +103,7 @@ struct BadInputTests {
     func goodFilesStillReported() throws {
         let good = sample("sine-1k-48k-s16-mono.wav")
         let bad = scratch.write("bad.wav", Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8))
-        for command in ["info", "analyze", "spectrum", "spectrogram"] {
+        for command in ["info", "analyze", "loudness", "spectrum", "spectrogram"] {
             let result = try signalpath([command, good, bad, good, "--format", "json"])
             #expect(result.status == 65, "\(command)")
             let document = try #require(JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(command)")
