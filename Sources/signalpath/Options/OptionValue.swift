@@ -100,6 +100,20 @@ enum OptionValue {
         return seconds
     }
 
+    /// A percentage above 0 and up to 100 (`1` or `0.5%`), as a fraction (0.01).
+    static func percent(_ text: String) throws -> Double {
+        let number = text.hasSuffix("%") ? String(text.dropLast()) : text
+        guard let percent = Double(number), percent > 0, percent <= 100 else { throw ValidationError("a percentage above 0, up to 100") }
+        return percent / 100
+    }
+
+    /// A difference in LU above 0, up to 100.
+    static func positiveLU(_ text: String) throws -> Double {
+        let number = text.lowercased().hasSuffix("lu") ? String(text.dropLast(2)) : text
+        guard let value = Double(number), value > 0, value <= 100 else { throw ValidationError("a difference in LU above 0, up to 100") }
+        return value
+    }
+
     /// `START..END`, either side optional.
     static func timeRange(_ text: String) throws -> TimeRange {
         guard let range = TimeRange(parsing: text) else {
