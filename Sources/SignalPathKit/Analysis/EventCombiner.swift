@@ -305,7 +305,8 @@ final class EventCombiner {
                 if afterLevel >= sound, level <= afterLevel * depth, state.alive {
                     decide(
                         .dropout, channel, state.start..<state.end, level: level > 0 ? 10 * log10(level) : nil,
-                        detail: "level fell \(UnitFormat.fixed(10 * log10(state.reference / max(level, 1e-30)), 1)) dB for \(UnitFormat.fixed(Double(state.end - state.start) / rate * 1000, 0)) ms"
+                        detail:
+                            "level fell \(UnitFormat.fixed(10 * log10(state.reference / max(level, 1e-30)), 1)) dB for \(UnitFormat.fixed(Double(state.end - state.start) / rate * 1000, 0)) ms"
                     )
                 }
             }
