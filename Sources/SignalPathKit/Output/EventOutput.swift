@@ -52,17 +52,20 @@ public struct EventOutput: Sendable {
                     "start_s": .number(seconds(frames.lowerBound)), "end_s": .number(seconds(frames.upperBound)),
                 ])),
             .init("conventions", conventions),
-            .init(
-                "summary",
-                .object([
-                    "events": .integer(Int64(summary.counts.values.reduce(0, +))),
-                    "longest_silence_s": .number(SignalAnalysis.rounded(summary.longestSilence)),
-                    "clipped_samples": .integer(summary.clippedSamples),
-                    "longest_dc_offset_s": .number(SignalAnalysis.rounded(summary.longestDC)),
-                    "largest_dc_offset": .number(SignalAnalysis.rounded(summary.largestDC)),
-                ])),
+            .init("summary", summaryJSON(summary)),
             .init("events", .array(events.map { .object(jsonMembers($0)) })),
         ]
+    }
+
+    /// What the file's events add up to (JSON's `summary`; NDJSON's last line for the file).
+    public func summaryJSON(_ summary: EventSummary) -> JSONValue {
+        .object([
+            "events": .integer(Int64(summary.counts.values.reduce(0, +))),
+            "longest_silence_s": .number(SignalAnalysis.rounded(summary.longestSilence)),
+            "clipped_samples": .integer(summary.clippedSamples),
+            "longest_dc_offset_s": .number(SignalAnalysis.rounded(summary.longestDC)),
+            "largest_dc_offset": .number(SignalAnalysis.rounded(summary.largestDC)),
+        ])
     }
 
     /// Each rule, with the thresholds in use.

@@ -19,7 +19,7 @@ struct Events: AsyncParsableCommand, DataCommand {
 
             The table for people is what a terminal and a pipe get alike; programs ask for \
             --format csv, tsv, json (schema signalpath.events/1: file, conventions, summary, \
-            events) or ndjson (one line per event).
+            events) or ndjson (one line per event, then one with the file's summary).
 
             Examples:
               signalpath events take.wav
@@ -99,7 +99,8 @@ struct Events: AsyncParsableCommand, DataCommand {
             }
             writer.succeeded()
         case .ndjson:
-            writer.succeeded()
+            // A last line per file, so that a file without events is still seen.
+            writer.succeeded(json: [.init("path", .string(path)), .init("summary", report.summaryJSON(summary))])
         default:
             writer.succeeded(json: report.jsonMembers(events: held, summary: summary))
         }
