@@ -70,7 +70,7 @@ struct BadInputTests {
 
     @Test(
         "a file that shrinks while it is read: a clean error or a result, never a crash or a hang",
-        arguments: ["info", "analyze", "spectrum", "spectrogram"])
+        arguments: ["info", "analyze", "events", "spectrum", "spectrogram"])
     func shrinkingFile(command: String) throws {
         let builder = PCMFileBuilder(container: .wav, encoding: .signed16, channels: 2, sampleRate: 48_000)
         let path = scratch.write("shrinking-\(command).wav", builder.file(samples: Signals.noise(count: 2 * 48_000 * 120, amplitude: 0.3, seed: 8)))
@@ -103,7 +103,7 @@ struct BadInputTests {
     func goodFilesStillReported() throws {
         let good = sample("sine-1k-48k-s16-mono.wav")
         let bad = scratch.write("bad.wav", Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8))
-        for command in ["info", "analyze", "loudness", "spectrum", "spectrogram"] {
+        for command in ["info", "analyze", "loudness", "events", "spectrum", "spectrogram"] {
             let result = try signalpath([command, good, bad, good, "--format", "json"])
             #expect(result.status == 65, "\(command)")
             let document = try #require(JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(command)")

@@ -191,11 +191,23 @@ struct CheckCLITests {
         #expect(utf8.stdout.contains("✓ pass") && utf8.stdout.contains("✗ FAIL") && utf8.stdout.contains("±"))
     }
 
-    @Test("refused (exit 64): no rule, a target without a tolerance, --max-silence (not measured in this build), an unknown profile")
+    @Test("--max-silence: a 1.5 s gap of digital silence between two tones is the longest silence, by the events pass")
+    func longestSilence() throws {
+        let builder = PCMFileBuilder(container: .wav, encoding: .float32, channels: 2, sampleRate: 48_000)
+        let tone = sine(1000, dbfs: -20, seconds: 1)
+        let path = scratch.write("gap.wav", builder.file(samples: stereo(tone + [Double](repeating: 0, count: 72_000) + tone)))
+        let failing = try signalpath("check", "--max-silence", "1", path, "--format", "json")
+        #expect(failing.status == 1, "\(failing.stderr)")
+        let silence = try #require(rule(try #require(try files(failing).first), "longest_silence"))
+        #expect(abs((silence["measured"] as? Double ?? 0) - 1.5) <= 0.001 && silence["passed"] as? Bool == false, "\(silence)")
+        #expect(try signalpath("check", "--max-silence", "2", path).status == 0)
+    }
+
+    @Test("refused (exit 64): no rule, a target without a tolerance, an unknown profile")
     func refusals() throws {
         let a = sineFile("a.wav", level: -23)
         for (arguments, says) in [
-            ([a], "--profile"), ([a, "--target-lufs", "-18"], "--tolerance"), ([a, "--profile", "podcast", "--max-silence", "2"], "--max-silence"),
+            ([a], "--profile"), ([a, "--target-lufs", "-18"], "--tolerance"),
             ([a, "--profile", "ebu"], "ebu-r128"),
         ] {
             let result = try signalpath(["check"] + arguments)

@@ -149,6 +149,24 @@ struct OptionAuditCLITests {
                         Variant("--true-peak", "accurate"),
                     ])
             ]
+        case "events":
+            // 5 s at 8 kHz: quiet noise with 0.3 s of zero at 1 s and a 4-sample clipped run,
+            // then noise 20 dB louder with +2 % DC: clipping, DC offset and a loudness jump by
+            // default; each threshold moved changes that.
+            var signal = Signals.noise(count: 40_000, amplitude: 0.05, seed: 11)
+            for frame in 16_000..<40_000 { signal[frame] = signal[frame] * 10 + 0.02 }
+            for frame in 8000..<10_400 { signal[frame] = 0 }
+            for frame in 100..<104 { signal[frame] = 1 }
+            let path = scratch.write("events.wav", PCMFileBuilder(container: .wav, encoding: .signed16, channels: 1, sampleRate: 8000).file(samples: signal))
+            return [
+                Scenario(
+                    base: ["events", path],
+                    variants: [
+                        Variant("--range", "0..3"), Variant("--start", "0.5"), Variant("--duration", "3"), Variant("--silence-threshold", "-10"),
+                        Variant("--min-silence", "0.2"), Variant("--clip-run", "5"), Variant("--max-dc", "5"), Variant("--max-jump", "30"),
+                        Variant("--format", "csv"), Variant("--output", out + ".json"),
+                    ])
+            ]
         case "info":
             return [Scenario(base: ["info", sine], variants: [Variant("--format", "csv"), Variant("--output", out + ".json")])]
         case "replay":
@@ -175,7 +193,7 @@ struct OptionAuditCLITests {
         }
     }
 
-    @Test("each option of each command changes the output or is refused", arguments: ["spectrum", "spectrogram", "analyze", "loudness", "check", "info", "replay", "record"])
+    @Test("each option of each command changes the output or is refused", arguments: ["spectrum", "spectrogram", "analyze", "loudness", "check", "events", "info", "replay", "record"])
     func audit(command: String) throws {
         let scenarios = scenarios(command)
         let covered = Set(scenarios.flatMap { $0.variants.map(\.option) }).union(Self.exempt.keys).union(["--help"])

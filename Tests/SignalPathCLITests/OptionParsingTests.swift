@@ -30,6 +30,14 @@ struct OptionParsingTests {
         }
     }
 
+    @Test("events: --max-dc takes a percentage above 0 up to 100, --max-jump LU above 0 up to 100")
+    func eventThresholds() throws {
+        #expect(try OptionValue.percentAsFraction("1") == 0.01 && OptionValue.percentAsFraction("0.5%") == 0.005 && OptionValue.percentAsFraction("100") == 1)
+        for bad in ["0", "-1", "101", "x", "%", "1%%"] { #expect(refusal(OptionValue.percentAsFraction, bad) != nil, "\(bad)") }
+        #expect(try OptionValue.loudnessUnits("10") == 10 && OptionValue.loudnessUnits("6LU") == 6 && OptionValue.loudnessUnits("0.5") == 0.5)
+        for bad in ["0", "-3", "101", "ten", "lu"] { #expect(refusal(OptionValue.loudnessUnits, bad) != nil, "\(bad)") }
+    }
+
     @Test("FFT and window sizes, overlap: ranges stated, numbers checked")
     func sizes() throws {
         #expect(try OptionValue.fftSize("16") == 16 && OptionValue.fftSize("4194304") == 4_194_304)

@@ -226,7 +226,7 @@ struct OutputRulesCLITests {
 
     @Test(
         "in JSON and NDJSON a failed file is an entry with path, error and its exit code; stderr and exit code as before",
-        arguments: ["info", "analyze", "loudness", "check", "spectrum", "spectrogram"])
+        arguments: ["info", "analyze", "loudness", "check", "events", "spectrum", "spectrogram"])
     func failedFilesInJSON(command: String) throws {
         let good = sample("sine-1k-48k-s16-mono.wav")
         let missing = scratch.file("missing.wav")

@@ -85,7 +85,7 @@ struct TruncationTests {
         let ffmpeg = try #require(which("ffmpeg"), "ffmpeg is missing: run `make setup`")
         let decoded = try run(ffmpeg, ["-v", "quiet", "-i", cut, "-f", "s16le", "-"]).stdoutData.count / 4
         #expect(decoded > 0 && decoded < 96_000)
-        for command in ["info", "analyze", "loudness", "spectrum", "spectrogram"] {
+        for command in ["info", "analyze", "loudness", "events", "spectrum", "spectrogram"] {
             let result = try signalpath(command, "--format", "json", cut)
             #expect(result.status == 0, "\(command): \(result.stderr)")
             #expect(result.stderr.hasPrefix("signalpath: \(cut): truncated: the header promises 96 000 frames, \(grouped(decoded)) are present"), "\(command): \(result.stderr)")

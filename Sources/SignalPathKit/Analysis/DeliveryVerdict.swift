@@ -38,7 +38,9 @@ public struct DeliveryVerdict: Sendable {
     /// True when applying `gain` would break the true-peak limit.
     public var gainBreaksTruePeak: Bool? { limitingNeeded.map { $0 > 0 } }
 
-    public init(analysis: SignalAnalysis, events: EventSummary, rules: DeliveryRules) {
+    /// `events` is the events pass's summary, needed for the longest silence (nil when no rule
+    /// asks for it); clipped samples are analyze's count, by the same run rule.
+    public init(analysis: SignalAnalysis, events: EventSummary?, rules: DeliveryRules) {
         path = analysis.path
         self.rules = rules
         frames = analysis.frames
@@ -61,8 +63,9 @@ public struct DeliveryVerdict: Sendable {
                 // Digital silence has no true peak to exceed a limit.
                 if !truePeak.isFinite, truePeak < 0 { outcomes[outcomes.count - 1].passed = true }
             case .loudnessRange: add(rule, analysis.loudness.range, maximum: rules.maximumLoudnessRange)
-            case .clippedSamples: add(rule, Double(events.clippedSamples), maximum: rules.maximumClippedSamples.map(Double.init))
-            case .longestSilence: add(rule, events.longestSilence, maximum: rules.maximumSilence)
+            case .clippedSamples:
+                add(rule, Double(analysis.channels.reduce(0) { $0 + $1.clippedSamples }), maximum: rules.maximumClippedSamples.map(Double.init))
+            case .longestSilence: add(rule, events?.longestSilence, maximum: rules.maximumSilence)
             case .dcOffset:
                 let largest = analysis.channels.map { abs($0.dcOffset) * 100 }.max()
                 add(rule, largest, maximum: rules.maximumDCOffsetPercent)

@@ -54,8 +54,9 @@ struct Check: AsyncParsableCommand, DataCommand {
                 next += 1
                 group.addTask {
                     do throws(SignalPathError) {
-                        let analysis = try await Self.analyse(files[index], range: range, settings: settings, workers: workers)
-                        return (index, .success(DeliveryVerdict(analysis: analysis, events: EventSummary(analysis: analysis), rules: deliveryRules)))
+                        let (analysis, events) = try await Self.analyse(
+                            files[index], range: range, settings: settings, findsEvents: deliveryRules.maximumSilence != nil, workers: workers)
+                        return (index, .success(DeliveryVerdict(analysis: analysis, events: events, rules: deliveryRules)))
                     } catch {
                         return (index, .failure(error))
                     }
@@ -93,14 +94,22 @@ struct Check: AsyncParsableCommand, DataCommand {
         writer.succeeded(json: verdict.jsonMembers)
     }
 
+    /// The analyze pass, and the events pass when a rule needs it (the longest silence, by the
+    /// `events` command's rule with its defaults: every channel under -60 dBFS for 0.5 s or more).
     private static func analyse(
-        _ path: String, range: RangeOptions, settings: AnalysisSettings, workers: Int
-    ) async throws(SignalPathError) -> SignalAnalysis {
+        _ path: String, range: RangeOptions, settings: AnalysisSettings, findsEvents: Bool, workers: Int
+    ) async throws(SignalPathError) -> (SignalAnalysis, EventSummary?) {
         let file = try AudioFile.openNoting(path)
         let frames = try range.frames(in: file)
         let progress = ProgressLine(label: "check \(path)")
         defer { progress.finish() }
-        return try await SignalAnalyzer(file: file, frames: frames, settings: settings)
-            .run(workers: workers, progress: { progress.update($0) })
+        let analysis = try await SignalAnalyzer(file: file, frames: frames, settings: settings)
+            .run(workers: workers, progress: { progress.update(findsEvents ? $0 / 2 : $0) })
+        guard findsEvents else { return (analysis, nil) }
+        var eventSettings = EventSettings()
+        eventSettings.minimumClipRun = settings.minimumClipRun
+        let events = try await EventDetector(file: file, frames: frames, settings: eventSettings)
+            .run(workers: workers, progress: { progress.update(0.5 + $0 / 2) }, emit: { _ in })
+        return (analysis, events)
     }
 }

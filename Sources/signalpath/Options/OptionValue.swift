@@ -135,7 +135,8 @@ enum OptionValue {
 
     /// A loudness tolerance or range: above 0, up to 100 LU.
     static func loudnessUnits(_ text: String) throws -> Double {
-        guard let value = Double(text), value > 0, value <= 100 else { throw ValidationError("loudness units above 0, up to 100, such as 1 or 0.5") }
+        let number = text.lowercased().hasSuffix("lu") ? String(text.dropLast(2)) : text
+        guard let value = Double(number), value > 0, value <= 100 else { throw ValidationError("loudness units above 0, up to 100, such as 1 or 0.5") }
         return value
     }
 
@@ -156,6 +157,13 @@ enum OptionValue {
         let number = text.hasSuffix("%") ? String(text.dropLast()) : text
         guard let value = Double(number), (0...100).contains(value) else { throw ValidationError("a percentage from 0 to 100, such as 1 or 0.5%") }
         return value
+    }
+
+    /// A percentage above 0 and up to 100 (`1` or `0.5%`), as a fraction (0.01).
+    static func percentAsFraction(_ text: String) throws -> Double {
+        let number = text.hasSuffix("%") ? String(text.dropLast()) : text
+        guard let percent = Double(number), percent > 0, percent <= 100 else { throw ValidationError("a percentage above 0, up to 100") }
+        return percent / 100
     }
 
     /// `START..END`, either side optional.

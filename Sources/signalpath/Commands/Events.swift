@@ -1,0 +1,108 @@
+import ArgumentParser
+import SignalPathKit
+
+struct Events: AsyncParsableCommand, DataCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "What happens where: silences, clipping, dropouts, DC offset and loudness jumps, with their times.",
+        discussion: """
+            Each file is read once, in parallel chunks, with memory that does not grow with its \
+            length; events are written as they are decided, in the order they end. One row per \
+            event: type, channel (its name, or `all`), start_s, end_s, duration_s, level_dbfs (the \
+            level that characterises it; LUFS for a loudness jump) and detail.
+
+            silence: every channel below --silence-threshold for --min-silence (as ffmpeg \
+            silencedetect). clipping: runs of --clip-run full-scale samples, runs under 10 ms \
+            apart in one event. dropout: 1 ms or more of one value inside sound, or the level \
+            falling 40 dB for less than 200 ms. dc_offset: the 1 s mean above --max-dc. \
+            loudness_jump: short-term loudness moving more than --max-jump LU within 1 s. \
+            See docs/EVENTS.md for every rule.
+
+            The table for people is what a terminal and a pipe get alike; programs ask for \
+            --format csv, tsv, json (schema signalpath.events/1: file, conventions, summary, \
+            events) or ndjson (one line per event, then one with the file's summary).
+
+            Examples:
+              signalpath events take.wav
+              signalpath events --format csv *.wav > events.csv
+              signalpath events --min-silence 2 --silence-threshold -50 podcast.flac
+              signalpath events --format json --max-jump 6 show.wav
+            """
+    )
+    static let name = "events"
+    static let formats: [OutputFormat] = [.text, .csv, .tsv, .json, .ndjson]
+    static let view = TerminalView.report
+
+    @OptionGroup var input: FileArguments
+    @OptionGroup var range: RangeOptions
+    @OptionGroup var rules: EventOptions
+    @OptionGroup var output: OutputOptions<Events>
+    @OptionGroup var jobs: JobOptions
+
+    func run() async throws {
+        var writer = try ResultWriter(output: output, schema: EventOutput.schema)
+        let settings = rules.settings
+        // Files one after another, each with every worker: events stream out as they are decided.
+        for path in input.files {
+            do throws(SignalPathError) {
+                try await scan(path, settings: settings, writer: &writer)
+            } catch {
+                writer.failed(error)
+            }
+        }
+        try writer.finish()
+    }
+
+    private func scan(_ path: String, settings: EventSettings, writer: inout ResultWriter) async throws(SignalPathError) {
+        let file = try AudioFile.openNoting(path)
+        let frames = try range.frames(in: file)
+        let report = EventOutput(path: path, format: file.format, frames: frames, settings: settings)
+        let progress = ProgressLine(label: "events \(path)")
+        defer { progress.finish() }
+        let format = writer.format
+        var table = DelimitedText(format == .tsv ? .tsv : .csv)
+        var headingWritten = false
+        var held: [AudioEvent] = []
+        var csvHeaderDue = writer.successes == 0
+        let sink = writer
+        let summary = try await EventDetector(file: file, frames: frames, settings: settings).run(
+            workers: jobs.workers, progress: { progress.update($0) }
+        ) { event in
+            switch format {
+            case .text:
+                if !headingWritten { sink.write((sink.successes == 0 ? "" : "\n") + report.textHeading + "\n") }
+                headingWritten = true
+                sink.write(report.textRow(event) + "\n")
+            case .csv, .tsv:
+                if csvHeaderDue {
+                    table.append(EventOutput.csvHeader)
+                    csvHeaderDue = false
+                }
+                table.append(report.csvRow(event))
+                sink.write(table.text)
+                table = DelimitedText(format == .tsv ? .tsv : .csv)
+            case .ndjson:
+                sink.sink.writeLine(
+                    JSONValue.object([.init("schema", .string(EventOutput.schema)), .init("path", .string(path))] + report.jsonMembers(event)).serialized())
+            default:
+                held.append(event)
+            }
+        }
+        switch format {
+        case .text:
+            if !headingWritten { writer.write((writer.successes == 0 ? "" : "\n") + report.textHeading + "\n") }
+            writer.write(report.textSummary(summary) + "\n")
+            writer.succeeded()
+        case .csv, .tsv:
+            if csvHeaderDue {
+                table.append(EventOutput.csvHeader)
+                writer.write(table.text)
+            }
+            writer.succeeded()
+        case .ndjson:
+            // A last line per file, so that a file without events is still seen.
+            writer.succeeded(json: [.init("path", .string(path)), .init("summary", report.summaryJSON(summary))])
+        default:
+            writer.succeeded(json: report.jsonMembers(events: held, summary: summary))
+        }
+    }
+}
