@@ -18,8 +18,16 @@ struct MessagesCLITests {
             (["lufs", "x.wav"], "signalpath: lufs: unknown command; did you mean 'signalpath loudness x.wav'?"),
             (["my take.m4a"], "signalpath: my take.m4a: a command comes first; did you mean 'signalpath info \"my take.m4a\"' or 'signalpath analyze \"my take.m4a\"'?"),
             (["help", "analyse"], "signalpath: analyse: unknown command; did you mean 'signalpath help analyze'?"),
-            (["help", "nosuch"], "signalpath: nosuch: unknown command; the commands are info, analyze, loudness, check, events, spectrum, spectrogram, replay, record (see 'signalpath --help')"),
-            (["frobnicate"], "signalpath: frobnicate: unknown command; the commands are info, analyze, loudness, check, events, spectrum, spectrogram, replay, record (see 'signalpath --help')"),
+            (
+                ["help", "nosuch"],
+                "signalpath: nosuch: unknown command; the commands are info, analyze, loudness, check, events, "
+                    + "spectrum, spectrogram, replay, record (see 'signalpath --help')"
+            ),
+            (
+                ["frobnicate"],
+                "signalpath: frobnicate: unknown command; the commands are info, analyze, loudness, check, events, "
+                    + "spectrum, spectrogram, replay, record (see 'signalpath --help')"
+            ),
         ])
     func mistypedCommand(arguments: [String], line: String) throws {
         let result = try signalpath(arguments)

@@ -134,6 +134,7 @@ struct OptionAuditCLITests {
                         Variant("--interval", "1s"), Variant("--range", "1..3"), Variant("--color", "always"), Variant("--linear"),
                     ]),
                 Scenario(base: ["loudness", chord, "--format", "svg", "--target", "-23"], variants: [Variant("--tolerance", "3")]),
+            ]
         case "check":
             return [
                 Scenario(
@@ -193,7 +194,9 @@ struct OptionAuditCLITests {
         }
     }
 
-    @Test("each option of each command changes the output or is refused", arguments: ["spectrum", "spectrogram", "analyze", "loudness", "check", "events", "info", "replay", "record"])
+    @Test(
+        "each option of each command changes the output or is refused",
+        arguments: ["spectrum", "spectrogram", "analyze", "loudness", "check", "events", "info", "replay", "record"])
     func audit(command: String) throws {
         let scenarios = scenarios(command)
         let covered = Set(scenarios.flatMap { $0.variants.map(\.option) }).union(Self.exempt.keys).union(["--help"])
