@@ -198,7 +198,8 @@ struct CheckCLITests {
         let path = scratch.write("gap.wav", builder.file(samples: stereo(tone + [Double](repeating: 0, count: 72_000) + tone)))
         let failing = try signalpath("check", "--max-silence", "1", path, "--format", "json")
         #expect(failing.status == 1, "\(failing.stderr)")
-        let silence = try #require(rule(try #require(try files(failing).first), "longest_silence"))
+        let file = try #require(try files(failing).first)
+        let silence = try #require(rule(file, "longest_silence"))
         #expect(abs((silence["measured"] as? Double ?? 0) - 1.5) <= 0.001 && silence["passed"] as? Bool == false, "\(silence)")
         #expect(try signalpath("check", "--max-silence", "2", path).status == 0)
     }

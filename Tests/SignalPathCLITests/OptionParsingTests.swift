@@ -137,7 +137,7 @@ struct OptionParsingTests {
         #expect(rules.profile == .podcast && rules.target == -18 && rules.tolerance == 1 && rules.maximumTruePeak == -1)
         #expect(rules.maximumLoudnessRange == 8 && rules.maximumClippedSamples == 0 && rules.maximumDCOffsetPercent == nil)
         #expect(rules.rules == [.integratedLoudness, .truePeak, .loudnessRange, .clippedSamples])
-        #expect(check.rules.settings.minimumClipRun == 2)
+        #expect(check.rules.settings(truePeak: .bs1770).minimumClipRun == 2)
         for refused in [["a.wav"], ["a.wav", "--tolerance", "1", "--max-dc", "1"], ["a.wav", "--profile", "podcast", "--clip-run", "2"]] {
             #expect(throws: (any Error).self, "\(refused)") { try Check.parse(refused) }
         }

@@ -63,8 +63,11 @@ struct TruePeakCLITests {
             let file = try #require((try json(result)["files"] as? [[String: Any]])?.first)
             #expect(file["true_peak_dbtp"] as? Double == expected, "loudness --true-peak \(mode): \(String(describing: file["true_peak_dbtp"]))")
             let time = try #require(file["true_peak_time_s"] as? Double)
+            // The accurate interpolator's outputs stand for whole sample intervals: within a sample
+            // (0.01 of a beat). BS.1770's read is not held to it: at this untapered burst's first
+            // samples its filter rings above the signal (an onset), and that is where it reads.
             let beats = (time - 2400.5 / 48_000) * 480
-            #expect(abs(beats - beats.rounded()) < 0.03, "loudness --true-peak \(mode): the peak at \(time) s")
+            if mode == "accurate" { #expect(abs(beats - beats.rounded()) < 0.011, "loudness --true-peak \(mode): the peak at \(time) s") }
             #expect((file["conventions"] as? [String: Any])?["true_peak_mode"] as? String == mode)
         }
         let refused = try signalpath("analyze", "--true-peak", "exact", path)
