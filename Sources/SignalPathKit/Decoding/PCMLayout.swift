@@ -137,11 +137,7 @@ private struct HeaderParser {
                 var header = Header(sampleRate: format.sampleRate, channels: format.channels, layout: nil)
                 guard let encoding = format.encoding, format.blockAlign == encoding.bytesPerSample * format.channels else { return header }
                 var declared = UInt64(size32)
-                // All ones is a writer's placeholder, not a size: libsndfile leaves it in the ds64
-                // chunk of a file it is still writing (`record`) between header updates, so the
-                // data runs to the end of the file, as with a RIFF size of 0xFFFFFFFF.
-                let sizeUnknown = isRF64 && dataSize64 == UInt64.max
-                if isRF64, size32 == 0xFFFF_FFFF, let dataSize64, !sizeUnknown {
+                if isRF64, size32 == 0xFFFF_FFFF, let dataSize64 {
                     // As ffmpeg (which reads it as negative): no file holds 2⁶³ bytes, and libsndfile
                     // refused such a file ("Unspecified internal error") that a pipe would pass.
                     guard dataSize64 < 1 << 63 else {
@@ -149,8 +145,7 @@ private struct HeaderParser {
                     }
                     declared = dataSize64
                 }
-                if sizeUnknown { declared = .max }
-                let placeholder = sizeUnknown || size32 == 0 || size32 >= 0x7FFF_0000 && !(isRF64 && dataSize64 != nil)
+                let placeholder = size32 == 0 || size32 >= 0x7FFF_0000 && !(isRF64 && dataSize64 != nil)
                 let frames = frames(declared: declared, offset: body, bytesPerFrame: format.blockAlign, placeholder: placeholder)
                 header.layout = PCMLayout(
                     container: isRF64 ? .rf64 : (format.extensible ? .wavex : .wav), encoding: encoding,
