@@ -46,29 +46,12 @@ struct Analyze: AsyncParsableCommand, DataCommand {
         var writer = try ResultWriter(output: output, schema: SignalAnalysis.schema)
         let range = self.range, settings = settings, workers = jobs.workers, files = input.files
         // Files run side by side (up to --jobs at once); reports come out in the order given.
-        await withTaskGroup(of: (Int, Result<SignalAnalysis, SignalPathError>).self) { group in
-            var next = 0
-            var inOrder = InOrderMerger<Result<SignalAnalysis, SignalPathError>>()
-            func start() {
-                let index = next
-                next += 1
-                group.addTask {
-                    do throws(SignalPathError) {
-                        return (index, .success(try await Self.analyse(files[index], range: range, settings: settings, workers: workers)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            while next < min(files.count, workers) { start() }
-            while let (index, result) = await group.next() {
-                inOrder.add(result, index: index) { ready in
-                    switch ready {
-                    case .success(let report): write(report, to: &writer)
-                    case .failure(let error): writer.failed(error)
-                    }
-                }
-                if next < files.count { start() }
+        await forEachFileInOrder(files, workers: workers) { path throws(SignalPathError) in
+            try await Self.analyse(path, range: range, settings: settings, workers: workers)
+        } deliver: { result in
+            switch result {
+            case .success(let report): write(report, to: &writer)
+            case .failure(let error): writer.failed(error)
             }
         }
         try writer.finish()

@@ -46,33 +46,16 @@ struct Check: AsyncParsableCommand, DataCommand {
         let charset = TerminalCharset.detect(environment: ProcessEnvironment.current)
         var anyFailed = false
         // Files run side by side (up to --jobs at once); verdicts come out in the order given.
-        await withTaskGroup(of: (Int, Result<DeliveryVerdict, SignalPathError>).self) { group in
-            var next = 0
-            var inOrder = InOrderMerger<Result<DeliveryVerdict, SignalPathError>>()
-            func start() {
-                let index = next
-                next += 1
-                group.addTask {
-                    do throws(SignalPathError) {
-                        let (analysis, events) = try await Self.analyse(
-                            files[index], range: range, settings: settings, findsEvents: deliveryRules.maximumSilence != nil, workers: workers)
-                        return (index, .success(DeliveryVerdict(analysis: analysis, events: events, rules: deliveryRules)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            while next < min(files.count, workers) { start() }
-            while let (index, result) = await group.next() {
-                inOrder.add(result, index: index) { ready in
-                    switch ready {
-                    case .success(let verdict):
-                        if !verdict.passed { anyFailed = true }
-                        write(verdict, to: &writer, charset: charset)
-                    case .failure(let error): writer.failed(error)
-                    }
-                }
-                if next < files.count { start() }
+        await forEachFileInOrder(files, workers: workers) { path throws(SignalPathError) in
+            let (analysis, events) = try await Self.analyse(
+                path, range: range, settings: settings, findsEvents: deliveryRules.maximumSilence != nil, workers: workers)
+            return DeliveryVerdict(analysis: analysis, events: events, rules: deliveryRules)
+        } deliver: { result in
+            switch result {
+            case .success(let verdict):
+                if !verdict.passed { anyFailed = true }
+                write(verdict, to: &writer, charset: charset)
+            case .failure(let error): writer.failed(error)
             }
         }
         // Errors (64–74) are thrown here and win over a failed check.
