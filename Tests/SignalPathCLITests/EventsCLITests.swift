@@ -169,6 +169,39 @@ struct EventsCLITests {
         }
     }
 
+    @Test("gaps cut into espeak-ng's speech are found to the sample, besides its closures")
+    func gapsInSynthesizedSpeech() throws {
+        let speech = scratch.file("gaps-source.wav"), path = scratch.file("gaps.wav")
+        let made = try run(try #require(which("espeak-ng")), ["-w", speech, "Archivists check transfers for dropouts and clipping, one file after another."])
+        try #require(made.status == 0, "\(made.stderr)")
+        // Three gaps of zero (2, 25 and 120 ms) at seeded places with sound (≥ −40 dBFS RMS) in
+        // the 10 ms on both sides and no zero within 10 ms of them.
+        let script = """
+            import sys, json, numpy as np, soundfile as sf
+            x, r = sf.read(sys.argv[1], dtype='int16'); x = x.astype(np.int32)
+            rng = np.random.default_rng(8); f = r // 100; placed = []
+            level = lambda a: 10 * np.log10(np.mean((a / 32768.0) ** 2) + 1e-30)
+            for seconds in (0.002, 0.025, 0.120):
+                n = int(seconds * r)
+                while True:
+                    s = int(rng.integers(f + 1, len(x) - n - f - 1)); e = s + n
+                    if level(x[s - f:s]) >= -40 and level(x[e:e + f]) >= -40 and not (x[s - f:e + f] == 0).any() \\
+                        and all(e + r // 5 < a or s > b + r // 5 for a, b in placed): break
+                placed.append((s, e))
+            for s, e in placed: x[s:e] = 0
+            sf.write(sys.argv[2], x.astype(np.int16), r, subtype='PCM_16')
+            print(json.dumps({'rate': r, 'placed': placed}))
+            """
+        let python = try run(try #require(which("python3")), ["-c", script, speech, path])
+        try #require(python.status == 0, "\(python.stderr)")
+        let truth = try #require(try JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as? [String: Any])
+        let rate = try #require(truth["rate"] as? Double), placed = try #require(truth["placed"] as? [[Int]])
+        let dropouts = try eventList(path).filter { $0["type"] as? String == "dropout" }.map {
+            [Int((($0["start_s"] as! Double) * rate).rounded()), Int((($0["end_s"] as! Double) * rate).rounded())]
+        }
+        for gap in placed { #expect(dropouts.contains(gap), "\(gap) not in \(dropouts)") }
+    }
+
     @Test("text, CSV, TSV and NDJSON carry the same events; a broken file among them is an entry and exit 65")
     func formats() throws {
         let path = try speechWithEvents()

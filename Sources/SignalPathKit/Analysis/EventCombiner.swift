@@ -33,6 +33,8 @@ final class EventCombiner {
     private var subEnergy: [Double] = []
     private var subSums: [Double] = []
     private var collapse: [CollapseState]
+    /// The collapse rule's power ratios, and the 1 ms blocks in its 10 ms.
+    private let collapseLevels: (sound: Double, depth: Double, hold: Double, window: Int)
     private var dc: [DCState]
     private var shortTerm = ShortTermLoudness()
     private var jump = JumpState()
@@ -49,6 +51,10 @@ final class EventCombiner {
         clusters = [Cluster?](repeating: nil, count: channels)
         collapse = [CollapseState](repeating: CollapseState(), count: channels)
         dc = [DCState](repeating: DCState(), count: channels)
+        collapseLevels = (
+            sound: pow(10, (settings.silenceThreshold + EventSettings.soundAboveSilence) / 10), depth: pow(10, -EventSettings.collapseDepth / 10),
+            hold: pow(10, -EventSettings.collapseHold / 10), window: Int((EventSettings.flankLength * 1000).rounded())
+        )
     }
 
     var fractionDone: Double {
@@ -232,7 +238,7 @@ final class EventCombiner {
             let frames = detector.blockStart(block)..<min(detector.blockStart(block + 1), position)
             guard final || detector.blockStart(block + 1) <= position else { break }
             for channel in 0..<channels {
-                collapseStep(channel, frames, blockSquares[processed * channels + channel], blockAlive[processed * channels + channel])
+                collapseStep(&collapse[channel], channel, frames, blockSquares[processed * channels + channel], blockAlive[processed * channels + channel])
             }
             processed += 1
         }
@@ -241,16 +247,14 @@ final class EventCombiner {
         nextBlock += processed
     }
 
-    private func collapseStep(_ channel: Int, _ frames: Range<Int64>, _ squares: Double, _ alive: Bool) {
+    /// Runs once per 1 ms block and channel on the merging task: the state is changed in place
+    /// (a copy of it copied its history on every block: 7 % of `events`' time, `perf`).
+    private func collapseStep(_ state: inout CollapseState, _ channel: Int, _ frames: Range<Int64>, _ squares: Double, _ alive: Bool) {
         guard !frames.isEmpty else { return }
         let count = Int64(frames.count)
         let meanSquare = squares / Double(count)
-        let sound = pow(10, (settings.silenceThreshold + EventSettings.soundAboveSilence) / 10)
-        let depth = pow(10, -EventSettings.collapseDepth / 10)
-        let holdDepth = pow(10, -EventSettings.collapseHold / 10)
-        let windowBlocks = Int((EventSettings.flankLength * 1000).rounded())
-        var state = collapse[channel]
-        defer { collapse[channel] = state }
+        let sound = collapseLevels.sound, depth = collapseLevels.depth, holdDepth = collapseLevels.hold
+        let windowBlocks = collapseLevels.window
         func remember() {
             state.history.append((squares, count))
             if state.history.count > windowBlocks { state.history.removeFirst() }
