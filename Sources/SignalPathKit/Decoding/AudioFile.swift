@@ -88,6 +88,21 @@ public final class AudioFile: Sendable {
         // encoding and decoder, so that a rate or channel count that is not usable is refused the
         // same way on every path (libsndfile would read an AIFF rate of 0 Hz as 1 Hz).
         let header = try PCMLayout.parseHeader(FileCursor(file: file, readAheadBlocks: 0), size: file.size, path: file.path)
+        path = file.path
+        source = file
+        streamDecoder = nil
+        ownedDescriptor = nil
+        if decoding != .libsndfile, let layout = header?.layout, layout.writerPlaceholder {
+            // An RF64 that `record` (libsndfile) is still writing, or that was killed while it
+            // was: libsndfile refuses its all-ones ds64 size ("Unspecified internal error"), a
+            // pipe reads it to its end, and so does this, so that files and pipes agree.
+            format = AudioFormat(
+                container: layout.container, sampleFormat: layout.encoding.sampleFormat, sampleRate: layout.sampleRate, channels: layout.channels,
+                frames: layout.frames, channelLayout: layout.channelLayout)
+            metadata = layout.metadata
+            self.layout = layout
+            return
+        }
         let probe = try SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0), path: file.path)
         var format = probe.format
         if let header, Self.parsedContainers.contains(format.container) {
@@ -101,16 +116,12 @@ public final class AudioFile: Sendable {
             format.frames = present
             format.framesPromised = frames
         }
-        path = file.path
         let layout = decoding == .libsndfile ? nil : header?.layout.flatMap { Self.agreeing($0, with: format) }
         // The channel mask as the WAVE specification reads it, also where libsndfile skips reserved bits.
         if let stated = layout?.channelLayout { format.channelLayout = stated }
         self.format = format
         self.layout = layout
         metadata = probe.metadata
-        source = file
-        streamDecoder = nil
-        ownedDescriptor = nil
         if decoding == .directPCM && layout == nil {
             throw SignalPathError.invalidRequest(path: path, reason: "not plain PCM in WAV, RF64, Wave64 or AIFF")
         }
