@@ -26,6 +26,15 @@ struct ResultWriter {
         self.schema = schema
     }
 
+    /// One input's writer in a batch (`FileBatch`): its own file, opened now; its failures are
+    /// kept for the batch to report in the order of the inputs (`finishInBatch()`).
+    init(file: String, format: OutputFormat, schema: String, overwrite: Bool) throws(SignalPathError) {
+        sink = try OutputSink(path: file, overwrite: overwrite)
+        self.format = format
+        self.schema = schema
+        failures.reports = false
+    }
+
     /// Writes `text` as it is.
     func write(_ text: String) {
         sink.write(text)
@@ -73,5 +82,19 @@ struct ResultWriter {
             throw ExitCode(ExitStatus.report(error))
         }
         try failures.finish()
+    }
+
+    /// `finish()` for one input of a batch: returns its failures (a failed input, then a failed
+    /// write of its file) instead of reporting them.
+    func finishInBatch() -> [SignalPathError] {
+        if format == .json {
+            sink.writeLine(JSONValue.object(["schema": .string(schema), "files": .array(documents)]).serialized(pretty: true))
+        }
+        do throws(SignalPathError) {
+            try sink.finish()
+        } catch {
+            return failures.kept + [error]
+        }
+        return failures.kept
     }
 }

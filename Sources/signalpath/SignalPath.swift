@@ -12,7 +12,7 @@ struct SignalPath: AsyncParsableCommand {
 
             What a pipe gets: a command whose terminal view is a report (info, analyze) writes the \
             same report when piped, without colour; one whose view is a picture (spectrum, \
-            spectrogram) writes its data as CSV. Programs ask with --format csv, tsv, json or \
+            spectrogram, waveform) writes its data as CSV. Programs ask with --format csv, tsv, json or \
             ndjson, or with --output FILE, whose extension picks the format (.txt .csv .tsv .json \
             .ndjson .svg); a --format that disagrees with it is a usage error.
 
@@ -26,7 +26,7 @@ struct SignalPath: AsyncParsableCommand {
             both in place.
             """,
         version: signalPathVersion,
-        subcommands: [Info.self, Analyze.self, Spectrum.self, Spectrogram.self, Replay.self, Record.self]
+        subcommands: [Info.self, Analyze.self, Spectrum.self, Spectrogram.self, Waveform.self, Replay.self, Record.self]
     )
 
     /// ArgumentParser's own main, with two additions: a first argument that is not a command

@@ -101,6 +101,13 @@ enum OptionValue {
     }
 
     /// `START..END`, either side optional.
+    /// Columns of a waveform's data: 1 to 1 000 000 (a column per pixel of the widest picture, and
+    /// then some; more rows than that are the samples themselves).
+    static func columns(_ text: String) throws -> Int {
+        guard let count = Int(text), (1...1_000_000).contains(count) else { throw ValidationError("a number of columns from 1 to 1000000") }
+        return count
+    }
+
     static func timeRange(_ text: String) throws -> TimeRange {
         guard let range = TimeRange(parsing: text) else {
             throw ValidationError("use START..END, such as 1.5..3, 250ms..750ms, 00:01:02.5..00:01:05, 90s.. or ..10s")
@@ -124,3 +131,4 @@ extension ColorMap: ExpressibleByArgument {}
 extension SpectrumPlot.TraceStyle: ExpressibleByArgument {}
 extension ReplayView: ExpressibleByArgument {}
 extension Recorder.RawFormat: ExpressibleByArgument {}
+extension WaveformPlot.Scale: ExpressibleByArgument {}

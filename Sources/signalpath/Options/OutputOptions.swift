@@ -66,9 +66,14 @@ protocol DataCommand: SendableMetatype {
     static var name: String { get }
     static var formats: [OutputFormat] { get }
     static var view: TerminalView { get }
+    /// True for a command that can write a file per input (`--output 'DIR/{stem}.png'`): it runs
+    /// its files through `FileBatch`.
+    static var writesFilePerInput: Bool { get }
 }
 
 extension DataCommand {
+    static var writesFilePerInput: Bool { false }
+
     /// The extensions `--output` takes for this command.
     static var extensions: [String] { formats.compactMap(\.fileExtension).map { "." + $0 } }
 
@@ -108,16 +113,47 @@ struct OutputOptions<Command: DataCommand>: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Write to FILE instead of standard output, whole or not at all; its extension picks the format: \(OutputFormat.list(Command.extensions)).",
+            "Write to FILE instead of standard output, whole or not at all; its extension picks the format: \(OutputFormat.list(Command.extensions))."
+                + (Command.writesFilePerInput
+                    ? " A pattern with {stem}, {name} or {dir} writes a file per input ('pictures/{stem}.svg'), each as if it were the only one."
+                    : ""),
             valueName: "file"))
     var output: String?
 
-    @Flag(name: .long, help: "Replace the --output file if it exists.")
+    @Flag(name: .long, help: "Replace the --output file (or, with a pattern, the files) if it exists.")
     var force = false
 
     func validate() throws {
         _ = try resolved()
         if force && output == nil { throw ValidationError("--force replaces an --output file; there is none.") }
+        if let output, try OutputPattern(output) != nil, !Command.writesFilePerInput {
+            throw ValidationError("--output \(output): \(Command.name) writes one result for all its files; name one file, without {placeholders}.")
+        }
+    }
+
+    /// The --output pattern, when it names a file per input (after `validate()`).
+    var pattern: OutputPattern? { output.flatMap { try? OutputPattern($0) } }
+
+    /// Checks the output against the inputs (a command's `validate()` calls it): a file that holds
+    /// one picture cannot take several inputs without a pattern, and a pattern must give each
+    /// input its own file. Data formats (CSV, JSON, …) hold several files in one document.
+    func check(inputs: [String]) throws {
+        guard let output else { return }
+        guard let pattern else {
+            if inputs.count > 1 && resolvedFormat.isPicture {
+                let suggestion = Command.writesFilePerInput ? "; for a file per input, name a pattern such as '{stem}.\(resolvedFormat.rawValue)'" : ""
+                throw ValidationError("--output \(output) holds one picture, and \(inputs.count) files are named\(suggestion).")
+            }
+            return
+        }
+        var seen: [String: String] = [:]
+        for input in inputs {
+            let target = pattern.path(for: input)
+            if let other = seen[target] {
+                throw ValidationError("--output \(output): \(other) and \(input) would both write \(target); use {dir} or {name} to tell them apart.")
+            }
+            seen[target] = input
+        }
     }
 
     /// The format to write (after `validate()`, which has refused every conflict).
