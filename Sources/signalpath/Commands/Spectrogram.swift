@@ -33,11 +33,13 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     static let name = "spectrogram"
     static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg]
     static let view = TerminalView.picture
+    static let writesFilePerInput = true
 
     @OptionGroup var input: FileArguments
     @OptionGroup var range: RangeOptions
     @OptionGroup var engine: SpectrumEngineOptions
     @OptionGroup var output: OutputOptions<Spectrogram>
+    @OptionGroup var jobs: JobOptions
     @OptionGroup var plotting: PlotOptions
 
     @Option(
@@ -66,11 +68,11 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     func validate() throws {
         let format = output.resolvedFormat
         try plotting.refuseInapplicable(format: format)
+        try output.check(inputs: input.files)
         if let minFreq, let maxFreq, minFreq >= maxFreq { throw ValidationError("--min-freq must be below --max-freq.") }
         if format.isPicture {
             if long { throw ValidationError("--long applies to CSV and TSV, not to \(format.rawValue).") }
             if channel == .all { throw ValidationError("A spectrogram plot shows one channel or the mix; --channel all is for data.") }
-            if format == .svg && input.files.count > 1 { throw ValidationError("An SVG file holds one plot; name one input file.") }
         } else {
             if colormap != nil { throw ValidationError("--colormap applies to a plot (--format plot or svg), not to \(format.rawValue).") }
             if engine.average != nil {
@@ -85,45 +87,43 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     }
 
     func run() async throws {
-        var writer = try ResultWriter(output: output, schema: SpectrogramAnalyzer.schema)
-        let format = writer.format
-        let presentation = self.presentation
-        for path in input.files {
-            do throws(SignalPathError) {
-                let file = try AudioFile.openNoting(path)
-                let frames = try range.frames(in: file)
-                let parameters = engine.parameters(for: file)
-                if format.isPicture {
-                    writer.write(try plot(file, frames: frames, parameters: parameters, format: format))
-                    writer.succeeded()
-                    continue
-                }
-                let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .all, parameters: parameters, columns: nil)
-                try Self.requireBins(presentation, analyzer)
-                switch format {
-                case .csv, .tsv:
-                    let table = SpectrogramTable(
-                        analyzer: analyzer, presentation: presentation, format: format == .tsv ? .tsv : .csv, long: long,
-                        path: input.files.count > 1 ? path : nil)
-                    if writer.successes == 0 { writer.write(table.header()) }
-                    try analyzer.run { frame throws(SignalPathError) in writer.write(table.rows(frame)) }
-                    writer.succeeded()
-                case .ndjson:
-                    let prefix: [JSONValue.Member] = [.init("schema", .string(SpectrogramAnalyzer.schema)), .init("path", .string(path))]
-                    try analyzer.run { frame throws(SignalPathError) in
-                        for object in analyzer.jsonFrames(frame, presentation) { writer.write(JSONValue.object(prefix + object).serialized() + "\n") }
-                    }
-                    writer.succeeded()
-                default:
-                    var frameObjects: [JSONValue] = []
-                    try analyzer.run { frame throws(SignalPathError) in frameObjects += analyzer.jsonFrames(frame, presentation).map(JSONValue.object) }
-                    writer.succeeded(json: analyzer.jsonMembers(presentation) + [.init("frames", .array(frameObjects))])
-                }
-            } catch {
-                writer.failed(error)
-            }
+        let format = output.resolvedFormat
+        let command = self
+        try await FileBatch(files: input.files, output: output, schema: SpectrogramAnalyzer.schema, jobs: jobs.workers).run { item, writer throws(SignalPathError) in
+            try command.write(item, format: format, to: &writer)
         }
-        try writer.finish()
+    }
+
+    private func write(_ item: FileBatch<Spectrogram>.Item, format: OutputFormat, to writer: inout ResultWriter) throws(SignalPathError) {
+        let presentation = self.presentation
+        let path = item.path
+        let file = try AudioFile.openNoting(path)
+        let frames = try range.frames(in: file)
+        let parameters = engine.parameters(for: file)
+        if format.isPicture {
+            writer.write(try plot(file, frames: frames, parameters: parameters, format: format))
+            writer.succeeded()
+            return
+        }
+        let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .all, parameters: parameters, columns: nil)
+        try Self.requireBins(presentation, analyzer)
+        switch format {
+        case .csv, .tsv:
+            let table = SpectrogramTable(analyzer: analyzer, presentation: presentation, format: format == .tsv ? .tsv : .csv, long: long, path: item.pathColumn)
+            if writer.successes == 0 { writer.write(table.header()) }
+            try analyzer.run { frame throws(SignalPathError) in writer.write(table.rows(frame)) }
+            writer.succeeded()
+        case .ndjson:
+            let prefix: [JSONValue.Member] = [.init("schema", .string(SpectrogramAnalyzer.schema)), .init("path", .string(path))]
+            try analyzer.run { frame throws(SignalPathError) in
+                for object in analyzer.jsonFrames(frame, presentation) { writer.write(JSONValue.object(prefix + object).serialized() + "\n") }
+            }
+            writer.succeeded()
+        default:
+            var frameObjects: [JSONValue] = []
+            try analyzer.run { frame throws(SignalPathError) in frameObjects += analyzer.jsonFrames(frame, presentation).map(JSONValue.object) }
+            writer.succeeded(json: analyzer.jsonMembers(presentation) + [.init("frames", .array(frameObjects))])
+        }
     }
 
     /// A frequency range with no bin in it is an error, not an empty result.

@@ -38,6 +38,7 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
     static let name = "spectrum"
     static let formats: [OutputFormat] = [.plot, .text, .csv, .tsv, .json, .ndjson, .svg]
     static let view = TerminalView.picture
+    static let writesFilePerInput = true
 
     @OptionGroup var input: FileArguments
 
@@ -56,7 +57,7 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
         let format = output.resolvedFormat
         try plotting.refuseInapplicable(format: format)
         if style != nil && !format.isPicture { throw ValidationError("--style applies to a plot (--format plot or svg), not to \(format.rawValue).") }
-        if format == .svg && input.files.count > 1 { throw ValidationError("An SVG file holds one plot; name one input file.") }
+        try output.check(inputs: input.files)
         if format == .text, let option = show.smooth != nil ? "--smooth" : show.bands != nil ? "--bands" : nil {
             throw ValidationError("\(option) shapes the spectrum that plots and data show; the text summary lists peaks of the bins.")
         }
@@ -64,45 +65,41 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
     }
 
     func run() async throws {
-        var writer = try ResultWriter(output: output, schema: SpectrumReport.schema)
-        let format = writer.format
-        let presentation = show.presentation(format: format)
-        var table = DelimitedText(format == .tsv ? .tsv : .csv)
-        for path in input.files {
-            do throws(SignalPathError) {
-                let report = try await analyse(path, presentation: presentation)
-                switch format {
-                case .plot, .svg:
-                    let plot = report.plot(
-                        style: style ?? .lines, logarithmic: !plotting.linear, floor: plotting.floorLevel, ceiling: plotting.ceiling,
-                        monochrome: plotting.isMonochrome(format))
-                    writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in plot.draw(into: &canvas, area: area) })
-                case .text:
-                    writer.writeReport(report.text)
-                case .csv, .tsv:
-                    let pathColumn = input.files.count > 1 ? path : nil
-                    if show.peaks != nil {
-                        report.appendPeaks(to: &table, header: writer.successes == 0, path: pathColumn)
-                    } else {
-                        report.appendRows(to: &table, header: writer.successes == 0, path: pathColumn)
-                    }
-                    writer.write(table.text)
-                    table = DelimitedText(format == .tsv ? .tsv : .csv)
-                    if StandardError.isTerminal { StandardError.writeLine("signalpath: " + report.conventionsLine) }
-                case .json, .ndjson: break
-                }
-                writer.succeeded(json: report.jsonMembers)
-            } catch {
-                writer.failed(error)
-            }
+        let format = output.resolvedFormat
+        let command = self
+        try await FileBatch(files: input.files, output: output, schema: SpectrumReport.schema, jobs: jobs.workers).run { item, writer throws(SignalPathError) in
+            try await command.write(item, format: format, to: &writer)
         }
-        try writer.finish()
     }
 
-    private func analyse(_ path: String, presentation: SpectrumPresentation) async throws(SignalPathError) -> SpectrumReport {
+    private func write(_ item: FileBatch<Spectrum>.Item, format: OutputFormat, to writer: inout ResultWriter) async throws(SignalPathError) {
+        let report = try await analyse(item.path, presentation: show.presentation(format: format), workers: item.workers)
+        switch format {
+        case .plot, .svg:
+            let plot = report.plot(
+                style: style ?? .lines, logarithmic: !plotting.linear, floor: plotting.floorLevel, ceiling: plotting.ceiling,
+                monochrome: plotting.isMonochrome(format))
+            writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in plot.draw(into: &canvas, area: area) })
+        case .text:
+            writer.writeReport(report.text)
+        case .csv, .tsv:
+            var table = DelimitedText(format == .tsv ? .tsv : .csv)
+            if show.peaks != nil {
+                report.appendPeaks(to: &table, header: writer.successes == 0, path: item.pathColumn)
+            } else {
+                report.appendRows(to: &table, header: writer.successes == 0, path: item.pathColumn)
+            }
+            writer.write(table.text)
+            if StandardError.isTerminal { StandardError.writeLine("signalpath: " + report.conventionsLine) }
+        case .json, .ndjson: break
+        }
+        writer.succeeded(json: report.jsonMembers)
+    }
+
+    private func analyse(_ path: String, presentation: SpectrumPresentation, workers: Int) async throws(SignalPathError) -> SpectrumReport {
         let file = try AudioFile.openNoting(path)
         let frames = try range.frames(in: file)
         let analyzer = try SpectrumAnalyzer(file: file, frames: frames, channels: show.channels, parameters: engine.parameters(for: file))
-        return SpectrumReport(spectrum: try await analyzer.run(workers: jobs.workers), presentation: presentation)
+        return SpectrumReport(spectrum: try await analyzer.run(workers: workers), presentation: presentation)
     }
 }
