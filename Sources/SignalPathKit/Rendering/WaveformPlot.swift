@@ -66,7 +66,8 @@ public struct WaveformPlot: Sendable {
     }
 
     /// Level labels at the lane's top, centre and bottom, a dotted grid line at the centre (0, or
-    /// the floor in dBFS), and with several channels the channel's name on the row under the top.
+    /// the floor in dBFS), and with several channels the channel's name on the row above the
+    /// bottom one (never the centre's: from four rows on, the two differ).
     private func drawLabels(into canvas: inout Canvas, plot: Area, top: Int, rows: Int, name: String) {
         let middle = top + (rows - 1) / 2
         var labels: [(row: Int, text: String)] = [(middle, scale == .linear ? "0" : UnitFormat.fixed(floor, 0))]
@@ -77,7 +78,7 @@ public struct WaveformPlot: Sendable {
         }
         for x in plot.columns { canvas.put(Cell("┈", .grid), x: x, y: middle) }
         if waveform.channelCount > 1, rows >= 4 {
-            canvas.write(String(TerminalText.sanitized(name).prefix(Self.labelWidth)), x: plot.x - 1 - Self.labelWidth, y: top + 1, style: .legend)
+            canvas.write(String(TerminalText.sanitized(name).prefix(Self.labelWidth)), x: plot.x - 1 - Self.labelWidth, y: top + rows - 2, style: .legend)
         }
     }
 
