@@ -106,6 +106,26 @@ struct OptionAuditCLITests {
                         Variant("--channel", "all"),
                     ]),
             ]
+        case "waveform":
+            return [
+                Scenario(
+                    base: ["waveform", stereo, "--format", "csv", "--columns", "20"],
+                    variants: [
+                        Variant("--range", "0..0.5"), Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--channel", "left"),
+                        Variant("--columns", "10"), Variant("--scale", "dbfs"), Variant("--format", "json"), Variant("--output", out + ".csv"),
+                        Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"), Variant("--floor", "-40"),
+                        Variant("--ceiling", "0"), Variant("--linear"),
+                    ]),
+                Scenario(
+                    base: ["waveform", chord, "--format", "svg", "--width", "60", "--height", "16"],
+                    variants: [
+                        Variant("--width", "70"), Variant("--height", "20"), Variant("--channel", "mix"), Variant("--scale", "dbfs"),
+                        Variant("--floor", "-40"), Variant("--color", "always"), Variant("--columns", "10"), Variant("--range", "1..2"),
+                    ]),
+                Scenario(
+                    base: ["waveform", chord, "--format", "svg", "--width", "60", "--height", "16", "--scale", "dbfs"],
+                    variants: [Variant("--floor", "-40")]),
+            ]
         case "analyze":
             return [
                 Scenario(
@@ -143,7 +163,7 @@ struct OptionAuditCLITests {
         }
     }
 
-    @Test("each option of each command changes the output or is refused", arguments: ["spectrum", "spectrogram", "analyze", "info", "replay", "record"])
+    @Test("each option of each command changes the output or is refused", arguments: ["spectrum", "spectrogram", "waveform", "analyze", "info", "replay", "record"])
     func audit(command: String) throws {
         let scenarios = scenarios(command)
         let covered = Set(scenarios.flatMap { $0.variants.map(\.option) }).union(Self.exempt.keys).union(["--help"])
@@ -181,7 +201,8 @@ struct OptionAuditCLITests {
         let raw = Data(count: 8000)
         for (arguments, name) in [
             (["info", input, "--output"], "info.json"), (["analyze", input, "--output"], "analyze.csv"), (["spectrum", input, "--output"], "spectrum.csv"),
-            (["spectrogram", input, "--fft-size", "1024", "--output"], "spectrogram.csv"), (["record", "--input", "-", "--raw", "s16le"], "take.wav"),
+            (["spectrogram", input, "--fft-size", "1024", "--output"], "spectrogram.csv"), (["waveform", input, "--output"], "waveform.json"),
+            (["record", "--input", "-", "--raw", "s16le"], "take.wav"),
         ] {
             let path = scratch.write(name, Array("keep me".utf8))
             let command = arguments[0] == "record" ? ["record", path] + arguments.dropFirst() : arguments + [path]

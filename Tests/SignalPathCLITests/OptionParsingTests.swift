@@ -101,4 +101,35 @@ struct OptionParsingTests {
         #expect(throws: (any Error).self) { try Info.parse(["a.wav", "--format", "plot"]) }
         #expect(throws: (any Error).self) { try Spectrogram.parse(["a.wav", "--format", "text"]) }
     }
+
+    @Test("--columns: 1 to 1 000 000 columns; --scale: linear or dbfs")
+    func waveformValues() throws {
+        #expect(try OptionValue.columns("1") == 1 && OptionValue.columns("1000000") == 1_000_000)
+        for bad in ["0", "-5", "1000001", "1e3", "x", ""] {
+            let message = try #require(refusal(OptionValue.columns, bad), "'\(bad)'")
+            #expect(message.contains("1 to 1000000"), "\(message)")
+        }
+        #expect(try Waveform.parse(["a.wav", "--format", "plot", "--scale", "dbfs"]).scale == .dbfs)
+        #expect(try Waveform.parse(["a.wav", "--format", "csv", "--columns", "12"]).columns == 12)
+        #expect(throws: (any Error).self) { try Waveform.parse(["a.wav", "--format", "plot", "--scale", "log"]) }
+    }
+
+    @Test("--output patterns: {stem}, {name} and {dir} of each input; other braces refused; a plain name is no pattern")
+    func outputPatterns() throws {
+        let pattern = try #require(try OutputPattern("out/{dir}/{stem}-{name}.png"))
+        #expect(pattern.path(for: "takes/a.b.wav") == "out/takes/a.b-a.b.wav.png")
+        #expect(pattern.path(for: "x.flac") == "out/./x-x.flac.png")
+        #expect(pattern.path(for: "/abs/.hidden") == "out//abs/.hidden-.hidden.png")
+        #expect(pattern.path(for: "/y.wav") == "out///y-y.wav.png")
+        #expect(pattern.path(for: "-") == "out/./stdin-stdin.png")
+        #expect(pattern.path(for: "noext") == "out/./noext-noext.png")
+        #expect(try OutputPattern("plain.png") == nil)
+        for bad in ["{stem", "stem}.png", "{}.png", "{Stem}.png", "{stem}{x}.png", "{{stem}}.png"] {
+            #expect(throws: ValidationError.self, "\(bad)") { try OutputPattern(bad) }
+        }
+        // Through the option group: a pattern with a command that writes one result for all files.
+        #expect(try Waveform.parse(["a.wav", "b.wav", "--output", "p/{stem}.svg"]).output.pattern != nil)
+        #expect(throws: (any Error).self) { try Analyze.parse(["a.wav", "--output", "{stem}.txt"]) }
+        #expect(throws: (any Error).self) { try Info.parse(["a.wav", "--output", "{stem}.json"]) }
+    }
 }

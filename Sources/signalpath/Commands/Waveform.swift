@@ -82,7 +82,10 @@ struct Waveform: AsyncParsableCommand, DataCommand {
     }
 
     private func write(_ item: FileBatch<Waveform>.Item, format: OutputFormat, to writer: inout ResultWriter) async throws(SignalPathError) {
-        let file = try AudioFile.openNoting(item.path)
+        // Columns are exact frame ranges, so the length comes first: a stream is spooled to a
+        // temporary file (as FLAC and Ogg streams always are) and decoded by libsndfile, which is
+        // bit-identical to the direct PCM decoder (DecodingTests).
+        let file = try AudioFile.openNoting(item.path, decoding: item.path == "-" ? .libsndfile : .automatic)
         let frames = try range.frames(in: file)
         let size = plotting.size(defaultHeight: Self.defaultHeight(channels: file.format.channels))
         let wanted = format.isPicture ? max(1, WaveformPlot.plotArea(in: Area(x: 0, y: 0, width: size.width, height: size.height)).width * 2) : columns ?? Self.defaultColumns
