@@ -27,13 +27,14 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
             Examples:
               signalpath loudness take.wav
               signalpath loudness take.wav --target -23 --tolerance 0.5
+              signalpath loudness take.wav --target -16 --output take.png
               signalpath loudness take.wav --interval 1s > loudness.csv
               signalpath loudness --range 1:00..2:00 --format json take.wav
               signalpath loudness --format ndjson *.flac | jq .short_term_lufs
             """
     )
     static let name = "loudness"
-    static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg]
+    static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg, .png, .pdf]
     static let view = TerminalView.picture
 
     @OptionGroup var input: FileArguments
@@ -64,8 +65,8 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         try plotting.refuseInapplicable(format: format)
         if plotting.linear { throw ValidationError("--linear applies to a frequency axis; loudness is drawn over time, which is always linear.") }
         if tolerance != nil && target == nil { throw ValidationError("--tolerance is the width of the --target band; give --target too.") }
-        if target != nil && !format.isPicture { throw ValidationError("--target is drawn on the chart (--format plot or svg), not written to \(format.rawValue).") }
-        if format == .svg && input.files.count > 1 { throw ValidationError("An SVG file holds one chart; name one input file.") }
+        if target != nil && !format.isPicture { throw ValidationError("--target is drawn on the chart (--format plot, svg, png or pdf), not written to \(format.rawValue).") }
+        if format.chart != nil && input.files.count > 1 { throw ValidationError("A chart file holds one chart; name one input file.") }
     }
 
     func run() async throws {
@@ -121,8 +122,11 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         sink.write(pending)
         let summary = LoudnessSummary(analysis: analysis, series: series)
         switch format {
-        case .plot, .svg:
-            writer.write(chart(summary, points: kept, format: format))
+        case .plot:
+            writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in view(summary, points: kept, format: format).draw(into: &canvas, area: area) })
+            writer.succeeded()
+        case .svg, .png, .pdf:
+            writer.write(bytes: try plotting.chartFile(format) { view(summary, points: kept, format: format).chart($0) })
             writer.succeeded()
         case .json:
             writer.succeeded(json: summary.jsonMembers + [.init("series", .array(kept.map { .object(LoudnessSummary.jsonPoint($0)) }))])
@@ -133,8 +137,8 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         }
     }
 
-    /// The chart of one file, as terminal text or SVG.
-    private func chart(_ summary: LoudnessSummary, points: [LoudnessSeries.Point], format: OutputFormat) -> String {
+    /// The view of one file, for the terminal or a chart file.
+    private func view(_ summary: LoudnessSummary, points: [LoudnessSeries.Point], format: OutputFormat) -> LoudnessPlot {
         let analysis = summary.analysis
         let rate = Double(analysis.sampleRate)
         let times = Double(analysis.frames.lowerBound) / rate...Double(analysis.frames.upperBound) / rate
@@ -146,6 +150,6 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         view.floor = plotting.floor
         view.ceiling = plotting.ceiling
         view.monochrome = plotting.isMonochrome(format)
-        return plotting.render(format, defaultHeight: 24) { canvas, area in view.draw(into: &canvas, area: area) }
+        return view
     }
 }
