@@ -7,9 +7,10 @@ RELEASE := .build/release/signalpath
 
 # Debian packages: the C libraries signalpath links (libsndfile, FFTW, ALSA), and the tools the tests use as independent
 # encoders and references (sox, ffmpeg, espeak-ng for speech), and groff to render the man pages.
-APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev sox ffmpeg espeak-ng groff-base
-# Python modules the tests use as references (numpy and scipy come with the machine's Python).
-PIP_PACKAGES := pyloudnorm soundfile
+APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libcairo2-dev fonts-dejavu-core sox ffmpeg espeak-ng groff-base librsvg2-bin poppler-utils
+# Python modules the tests use as references (numpy and scipy come with the machine's Python); Pillow
+# decodes the charts' PNGs. `package:module` where pip's name is not the module's.
+PIP_PACKAGES := pyloudnorm soundfile pillow:PIL
 # Only for `make bench`.
 BENCH_APT_PACKAGES := hyperfine time
 
@@ -46,8 +47,9 @@ endef
 
 setup:
 	$(call apt_install,$(APT_PACKAGES))
-	@for module in $(PIP_PACKAGES); do \
-	  python3 -c "import $$module" 2>/dev/null || { echo "Installing Python module $$module"; python3 -m pip install --quiet $$module; }; \
+	@for entry in $(PIP_PACKAGES); do \
+	  package=$${entry%%:*}; module=$${entry##*:}; \
+	  python3 -c "import $$module" 2>/dev/null || { echo "Installing Python module $$package"; python3 -m pip install --quiet $$package; }; \
 	done
 
 build: setup

@@ -40,6 +40,11 @@ struct ResultWriter {
         sink.write(text)
     }
 
+    /// Writes `bytes` as they are (a chart file).
+    func write(bytes: [UInt8]) {
+        sink.write(bytes: bytes)
+    }
+
     /// Writes a text report for people: reports of several files are separated by a blank line.
     func writeReport(_ text: String) {
         sink.write((successes == 0 ? "" : "\n") + text + "\n")

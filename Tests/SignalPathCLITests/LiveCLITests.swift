@@ -109,7 +109,7 @@ struct LiveCLITests {
         let fast = try signalpath("replay", path, "--no-realtime", "--format", "csv")
         #expect(fast.status == 0)
         let rows = fast.stdout.split(whereSeparator: \.isNewline)
-        #expect(rows[0].hasPrefix("time_s,left_rms_dbfs,left_peak_dbfs,right_rms_dbfs,right_peak_dbfs,left_0hz") && rows.count == 1 + 301)
+        #expect(rows[0].hasPrefix("time_s,momentary_lufs,short_term_lufs,left_rms_dbfs,left_peak_dbfs,right_rms_dbfs,right_peak_dbfs,left_0hz") && rows.count == 1 + 301)
     }
 
     @Test("record from standard input stores exactly the samples it was given; an existing file is not replaced")

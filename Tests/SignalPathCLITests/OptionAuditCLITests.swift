@@ -137,6 +137,24 @@ struct OptionAuditCLITests {
                         Variant("--output", out + ".txt"),
                     ])
             ]
+        case "loudness":
+            return [
+                Scenario(
+                    base: ["loudness", sine, "--format", "csv"],
+                    variants: [
+                        Variant("--range", "0..1"), Variant("--start", "0.5"), Variant("--duration", "1"), Variant("--interval", "200ms"),
+                        Variant("--format", "json"), Variant("--output", out + ".ndjson"), Variant("--width", "100"), Variant("--height", "30"),
+                        Variant("--color", "always"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--linear"), Variant("--target", "-23"),
+                        Variant("--tolerance", "2"),
+                    ]),
+                Scenario(
+                    base: ["loudness", chord, "--format", "svg", "--width", "60", "--height", "16"],
+                    variants: [
+                        Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--target", "-23"),
+                        Variant("--interval", "1s"), Variant("--range", "1..3"), Variant("--color", "always"), Variant("--linear"),
+                    ]),
+                Scenario(base: ["loudness", chord, "--format", "svg", "--target", "-23"], variants: [Variant("--tolerance", "3")]),
+            ]
         case "info":
             return [Scenario(base: ["info", sine], variants: [Variant("--format", "csv"), Variant("--output", out + ".json")])]
         case "replay":
@@ -163,7 +181,7 @@ struct OptionAuditCLITests {
         }
     }
 
-    @Test("each option of each command changes the output or is refused", arguments: ["spectrum", "spectrogram", "waveform", "analyze", "info", "replay", "record"])
+    @Test("each option of each command changes the output or is refused", arguments: ["spectrum", "spectrogram", "waveform", "analyze", "loudness", "info", "replay", "record"])
     func audit(command: String) throws {
         let scenarios = scenarios(command)
         let covered = Set(scenarios.flatMap { $0.variants.map(\.option) }).union(Self.exempt.keys).union(["--help"])

@@ -71,6 +71,23 @@ struct OptionParsingTests {
         for bad in ["", "..", "3", "a..b"] { #expect(refusal(OptionValue.timeRange, bad) != nil, "\(bad)") }
     }
 
+    @Test("loudness: --interval in whole 100 ms steps, --target in LUFS, --tolerance in LU")
+    func loudnessValues() throws {
+        #expect(try OptionValue.loudnessInterval("100ms") == 1 && OptionValue.loudnessInterval("0.5") == 5 && OptionValue.loudnessInterval("1:00") == 600)
+        for bad in ["0", "50ms", "150ms", "0.25", "-1", "2:00:00", "x"] {
+            let message = try #require(refusal(OptionValue.loudnessInterval, bad), "'\(bad)' is refused")
+            #expect(message.contains("multiple of 100 ms"), "\(message)")
+        }
+        #expect(try OptionValue.loudnessLevel("-23") == -23 && OptionValue.loudnessLevel("-14.5LUFS") == -14.5)
+        for bad in ["-71", "1", "nan", "inf", "loud"] { #expect(refusal(OptionValue.loudnessLevel, bad) != nil, "\(bad)") }
+        #expect(try OptionValue.loudnessTolerance("0.5") == 0.5 && OptionValue.loudnessTolerance("2LU") == 2)
+        for bad in ["0", "-1", "21", "nan"] { #expect(refusal(OptionValue.loudnessTolerance, bad) != nil, "\(bad)") }
+        let command = try LoudnessCommand.parse(["a.wav", "--format", "plot", "--interval", "1s", "--target", "-16", "--tolerance", "1"])
+        #expect(command.interval == 10 && command.target == -16 && command.tolerance == 1)
+        #expect(throws: (any Error).self) { try LoudnessCommand.parse(["a.wav", "--format", "csv", "--target", "-23"]) }
+        #expect(throws: (any Error).self) { try LoudnessCommand.parse(["a.wav", "--format", "plot", "--tolerance", "1"]) }
+    }
+
     @Test("a command's options are typed once parsed: spectrum and analyze")
     func commandsParseIntoTypes() throws {
         let spectrum = try Spectrum.parse([

@@ -5,6 +5,8 @@ final class AnalysisCombiner {
     private let channels: Int
     private var levels: [LevelStatistics]
     private var truePeaks: [Float]
+    /// Per channel: where the true peak lies (absolute frame, fractional).
+    private var truePeakFrames: [Double?]
     private var nonFiniteSamples: [Int64]
     /// Per 100 ms sub-block: weighted K-energy; per sub-block and channel: Σ sample².
     private var weightedEnergy: [Double] = []
@@ -14,6 +16,8 @@ final class AnalysisCombiner {
     private var strongestBins: [Double]
     private var segments = 0
     private var framesDone: Int64 = 0
+    /// Whole sub-blocks handed to `subBlocks` so far.
+    private var subBlocksEmitted = 0
     private var endOfInput: Int64?
     private var merger = InOrderMerger<AnalysisChunk>()
 
@@ -22,6 +26,7 @@ final class AnalysisCombiner {
         channels = analyzer.file.format.channels
         levels = [LevelStatistics](repeating: LevelStatistics(), count: channels)
         truePeaks = [Float](repeating: 0, count: channels)
+        truePeakFrames = [Double?](repeating: nil, count: channels)
         nonFiniteSamples = [Int64](repeating: 0, count: channels)
         power = [Double](repeating: 0, count: channels * (analyzer.spectrum.fftSize / 2 + 1))
         strongestBins = power
@@ -40,14 +45,26 @@ final class AnalysisCombiner {
         return Double(framesDone) / Double(length)
     }
 
-    func add(_ chunk: AnalysisChunk) {
+    /// Merges `chunk` when its turn comes; then hands `subBlocks` every sub-block that the
+    /// chunks merged so far complete (a sub-block split between two chunks waits for the second).
+    func add(_ chunk: AnalysisChunk, subBlocks: (_ energy: Double, _ frames: Int) -> Void) {
         merger.add(chunk, index: chunk.index) { merge($0) }
+        while subBlocksEmitted < weightedEnergy.count && analyzer.subBlockStart(subBlocksEmitted + 1) <= framesDone {
+            let frames = Int(analyzer.subBlockStart(subBlocksEmitted + 1) - analyzer.subBlockStart(subBlocksEmitted))
+            subBlocks(analyzer.measuresLoudness ? weightedEnergy[subBlocksEmitted] : 0, frames)
+            subBlocksEmitted += 1
+        }
     }
 
     private func merge(_ chunk: AnalysisChunk) {
         for channel in 0..<channels {
             levels[channel].merge(chunk.levels[channel])
-            truePeaks[channel] = max(truePeaks[channel], chunk.truePeaks[channel])
+            // Strictly larger: of equal peaks, the earliest keeps its place.
+            if chunk.truePeaks[channel] > truePeaks[channel] {
+                truePeaks[channel] = chunk.truePeaks[channel]
+                let start = Double(analyzer.frames.lowerBound)
+                truePeakFrames[channel] = chunk.truePeakFrames[channel].map { start + $0 } ?? chunk.levels[channel].peakFrame.map(Double.init)
+            }
             nonFiniteSamples[channel] += chunk.nonFiniteSamples[channel]
         }
         // A sub-block split between two chunks gets both halves.
@@ -108,7 +125,7 @@ final class AnalysisCombiner {
                 ChannelAnalysis(
                     index: channel + 1, name: names[channel], statistics: statistics,
                     peak: peak, peakTime: statistics.peakFrame.map { Double($0) / rate },
-                    truePeak: decibels(amplitude: Double(truePeaks[channel])), rms: rms,
+                    truePeak: decibels(amplitude: Double(truePeaks[channel])), truePeakTime: truePeakFrames[channel].map { $0 / rate }, rms: rms,
                     crest: decibels(amplitude: Double(statistics.peak) / meanSquareLevel.squareRoot()),
                     dcOffset: statistics.sum / counted,
                     minimum: statistics.finiteSamples > 0 ? Double(statistics.minimum) : 0,

@@ -75,7 +75,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     /// rest of the spectrum segments that start in it.
     private func loadedFrames(_ chunk: Int) -> Range<Int64> {
         let own = ownFrames(chunk)
-        let upper = own.upperBound + Int64(analyzer.spectrum.windowSize)
+        let upper = own.upperBound + (analyzer.scope == .everything ? Int64(analyzer.spectrum.windowSize) : 0)
         return max(0, own.lowerBound - Int64(analyzer.settlingFrames))..<min(upper, analyzer.knownLength ?? upper)
     }
 
@@ -97,7 +97,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         let firstSubBlock = analyzer.subBlock(containing: frames.own.lowerBound)
         let subBlocks = frames.present.isEmpty ? 0 : analyzer.subBlock(containing: frames.present.upperBound - 1) - firstSubBlock + 1
         var result = AnalysisChunk(
-            index: chunk, levels: [], truePeaks: [], nonFiniteSamples: [], firstSubBlock: firstSubBlock,
+            index: chunk, levels: [], truePeaks: [], truePeakFrames: [], nonFiniteSamples: [], firstSubBlock: firstSubBlock,
             weightedEnergy: [Double](repeating: 0, count: subBlocks), squares: [Double](repeating: 0, count: subBlocks * channels),
             power: [Double](repeating: 0, count: transform.binCount * channels),
             strongestBins: [(bin: Int, power: Double)](
@@ -111,7 +111,9 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         for channel in 0..<channels {
             let levels = measureLevels(channel, frames, squares: &result.squares)
             result.levels.append(levels)
-            result.truePeaks.append(measureTruePeak(channel, frames, above: levels.peak))
+            let truePeak = measureTruePeak(channel, frames, above: levels.peak)
+            result.truePeaks.append(truePeak.peak)
+            result.truePeakFrames.append(truePeak.frame)
             addSegments(channel, frames, starts: segmentStarts, power: &result.power, strongestBins: &result.strongestBins)
         }
         addWeightedEnergy(frames, energy: &result.weightedEnergy)
@@ -167,6 +169,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
 
     /// The starts of the spectrum segments that begin in the chunk's own frames and fit the input.
     private func segmentStarts(_ frames: ChunkFrames) -> [Int64] {
+        guard analyzer.scope == .everything else { return [] }
         let hop = Int64(analyzer.spectrum.hop), windowSize = Int64(analyzer.spectrum.windowSize)
         return stride(from: (frames.own.lowerBound + hop - 1) / hop * hop, to: frames.own.upperBound, by: Int(hop))
             .filter { $0 + windowSize <= frames.available }
@@ -243,11 +246,14 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         return levels
     }
 
-    /// Step 4: the channel's true peak over its own frames; the interpolation filter rings on for
-    /// 11 samples past the last one of the input.
-    private func measureTruePeak(_ channel: Int, _ frames: ChunkFrames, above samplePeak: Float) -> Float {
+    /// Step 4: the channel's true peak over its own frames and where it lies (relative frame, nil
+    /// when the sample peak is the true peak); the interpolation filter rings on for 11 samples
+    /// past the last one of the input.
+    private func measureTruePeak(_ channel: Int, _ frames: ChunkFrames, above samplePeak: Float) -> (peak: Float, frame: Double?) {
         let peakEnd = frames.isLast ? frames.endOfInput! + Int64(Self.padding) : frames.present.upperBound
-        return meter.peak(UnsafeBufferPointer(row(channel)), range: frames.offset(frames.own.lowerBound)..<frames.offset(peakEnd), above: samplePeak)
+        let found = meter.locatePeak(
+            UnsafeBufferPointer(row(channel)), range: frames.offset(frames.own.lowerBound)..<frames.offset(peakEnd), above: samplePeak)
+        return (found.peak, found.position.map { Double(frames.loaded.lowerBound) + $0 - Double(Self.padding) })
     }
 
     /// Step 5: the |X|² of the channel's segments that start in the chunk, summed into its bins of

@@ -24,6 +24,8 @@ public struct SignalAnalysis: Sendable {
     /// The largest true peak over channels (dBTP): the programme's.
     public var truePeak: Double { channels.map(\.truePeak).max() ?? -.infinity }
     public var samplePeak: Double { channels.map(\.peak).max() ?? -.infinity }
+    /// The time of the programme's true peak (the earliest channel's, of equal peaks).
+    public var truePeakTime: Double? { channels.max { $0.truePeak < $1.truePeak }?.truePeakTime }
 }
 
 /// One channel's measurements. Levels in dB are −∞ for digital silence (null in JSON).
@@ -37,6 +39,9 @@ public struct ChannelAnalysis: Sendable {
     public var peakTime: Double?
     /// True peak, dBTP (BS.1770-4, 4× oversampling; never below the sample peak).
     public var truePeak: Double
+    /// Where the true peak lies, seconds from the start of the file (between samples when an
+    /// interpolated value is the peak); nil for digital silence.
+    public var truePeakTime: Double?
     /// RMS in dBFS by the analysis' RMS reference.
     public var rms: Double
     /// Sample peak over RMS (as a ratio of amplitudes), dB.

@@ -26,13 +26,24 @@ public struct SignalAnalyzer: Sendable {
     let chunkFrames: Int
     /// Frames read before a chunk to settle the K-weighting filter.
     let settlingFrames: Int
+    public let scope: Scope
+
+    /// What a pass measures.
+    public enum Scope: Sendable {
+        /// Everything `analyze` reports.
+        case everything
+        /// Levels, loudness and true peak, without the spectrum (no tones, distortion or spectral
+        /// summary): what `loudness` needs. The FFTs are most of analyze's time.
+        case loudness
+    }
 
     /// Frames of spectrum per chunk, aimed at ~2 MB of samples per chunk.
     static let chunkSamples = 1 << 19
 
-    public init(file: AudioFile, frames: Range<Int64>, settings: AnalysisSettings = AnalysisSettings()) {
+    public init(file: AudioFile, frames: Range<Int64>, settings: AnalysisSettings = AnalysisSettings(), scope: Scope = .everything) {
         precondition(!frames.isEmpty)
         self.file = file
+        self.scope = scope
         self.frames = frames
         self.settings = settings
         let spectrum = settings.spectrum.fitted(to: frames)
@@ -70,15 +81,20 @@ public struct SignalAnalyzer: Sendable {
     }
 
     /// Runs the analysis on up to `workers` tasks; `progress` hears the fraction done (0…1) of a
-    /// range of known length, from the task that merges.
-    public func run(workers: Int = 2, progress: (@Sendable (Double) -> Void)? = nil) async throws(SignalPathError) -> SignalAnalysis {
+    /// range of known length, from the task that merges. `subBlocks` hears each whole 100 ms
+    /// sub-block's K-weighted energy (Σ over channels of weight · Σ sample², 0 where loudness is
+    /// not measured) and its frames, in order, as soon as the chunks before it have merged: what
+    /// `LoudnessSeries` takes, so a series is written as the pass goes, never held.
+    public func run(
+        workers: Int = 2, progress: (@Sendable (Double) -> Void)? = nil, subBlocks: (_ energy: Double, _ frames: Int) -> Void = { _, _ in }
+    ) async throws(SignalPathError) -> SignalAnalysis {
         let combiner = AnalysisCombiner(analyzer: self)
         guard let length = knownLength, file.isSeekable else {
             // A stream: one worker, chunk after chunk, until the stream ends.
             let worker = try AnalysisWorker(analyzer: self)
             for chunk in 0... {
                 let result = try worker.process(chunk: chunk)
-                combiner.add(result)
+                combiner.add(result, subBlocks: subBlocks)
                 if let end = result.endOfInput, end <= Int64(chunk + 1) * Int64(chunkFrames) { break }
             }
             return try combiner.finish()
@@ -88,7 +104,7 @@ public struct SignalAnalyzer: Sendable {
         var pool: [AnalysisWorker] = []
         for _ in 0..<workerCount { pool.append(try AnalysisWorker(analyzer: self)) }
         try await runChunks(chunkCount, on: pool, path: file.path) { chunk in
-            combiner.add(chunk)
+            combiner.add(chunk, subBlocks: subBlocks)
             progress?(combiner.fractionDone)
         }
         return try combiner.finish()
@@ -101,6 +117,9 @@ struct AnalysisChunk: Sendable {
     /// Per channel.
     var levels: [LevelStatistics]
     var truePeaks: [Float]
+    /// Per channel: where the true peak lies (frames relative to the range, fractional), nil
+    /// where the sample peak is the true peak.
+    var truePeakFrames: [Double?]
     /// Per channel: NaN or infinite samples, analysed as 0.
     var nonFiniteSamples: [Int64]
     /// The sub-block of the chunk's first frame; the arrays below start there.

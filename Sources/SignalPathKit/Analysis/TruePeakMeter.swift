@@ -54,7 +54,7 @@ public struct TruePeakMeter: Sendable {
     }
 
     /// max |x| over `range`, four at a time.
-    private static func largestMagnitude(_ samples: UnsafePointer<Float>, _ range: Range<Int>) -> Float {
+    static func largestMagnitude(_ samples: UnsafePointer<Float>, _ range: Range<Int>) -> Float {
         var largest = SIMD4<Float>(repeating: 0)
         var index = range.lowerBound
         while index &+ 4 <= range.upperBound {
@@ -73,7 +73,7 @@ public struct TruePeakMeter: Sendable {
 
     /// The largest magnitude of one phase's outputs over `block`: four outputs at a time, each a
     /// 12-tap dot product over unaligned loads (the compiler keeps the 12 coefficients in registers).
-    private static func interpolate(_ samples: UnsafePointer<Float>, _ block: Range<Int>, phase: Int) -> Float {
+    static func interpolate(_ samples: UnsafePointer<Float>, _ block: Range<Int>, phase: Int) -> Float {
         let c = phases[phase]
         let (c0, c1, c2, c3, c4, c5) = (c[0], c[1], c[2], c[3], c[4], c[5])
         let (c6, c7, c8, c9, c10, c11) = (c[6], c[7], c[8], c[9], c[10], c[11])

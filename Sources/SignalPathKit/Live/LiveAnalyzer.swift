@@ -10,6 +10,11 @@ public struct LiveFrame: Sendable {
     public var clipped: [Bool]
     /// The spectrum of the window before `time`: bins or bands per channel, dBFS.
     public var spectrum: SpectrumReport
+    /// Momentary (400 ms) and short-term (3 s) loudness, LUFS, of the windows ending at the last
+    /// 10 ms boundary before `time` (`LoudnessMeter`); nil before a full window and at or below
+    /// the absolute gate.
+    public var momentary: Double? = nil
+    public var shortTerm: Double? = nil
 }
 
 /// Makes `LiveFrame`s: levels over the samples since the last frame, and a Hann-windowed FFT of
@@ -70,7 +75,7 @@ public final class LiveAnalyzer {
 }
 
 extension LiveFrame {
-    /// One NDJSON line: time_s; per channel rms_dbfs, peak_dbfs, clipped; the spectrum's levels per
+    /// One NDJSON line: time_s, momentary_lufs, short_term_lufs; per channel rms_dbfs, peak_dbfs, clipped; the spectrum's levels per
     /// channel with its bin width (bins) or band centres (bands). −∞ is null.
     public func jsonLine(extra: [JSONValue.Member] = []) -> String {
         func rounded(_ value: Double) -> JSONValue { .number(value.isFinite ? (value * 100).rounded() / 100 : nil) }
@@ -85,6 +90,7 @@ extension LiveFrame {
         return JSONValue.object(
             extra + [
                 .init("time_s", .number((time * 1e6).rounded() / 1e6)),
+                .init("momentary_lufs", rounded(momentary ?? .nan)), .init("short_term_lufs", rounded(shortTerm ?? .nan)),
                 .init(
                     "channels",
                     .array(
@@ -99,17 +105,18 @@ extension LiveFrame {
         ).serialized()
     }
 
-    /// CSV header: time_s, per channel rms and peak, then per channel one column per bin or band.
+    /// CSV header: time_s, momentary and short-term loudness, per channel rms and peak, then per
+    /// channel one column per bin or band.
     public func csvHeader() -> [String] {
         let rows = spectrum.rows
-        return ["time_s"] + channelNames.flatMap { ["\($0)_rms_dbfs", "\($0)_peak_dbfs"] }
+        return ["time_s", "momentary_lufs", "short_term_lufs"] + channelNames.flatMap { ["\($0)_rms_dbfs", "\($0)_peak_dbfs"] }
             + channelNames.flatMap { name in rows.map { "\(name)_\(UnitFormat.shortest($0.band?.nominal ?? $0.frequency))hz" } }
     }
 
     public func csvFields() -> [String] {
         func field(_ value: Double) -> String { value.isFinite ? UnitFormat.fixed(value, 2) : "" }
         let rows = spectrum.rows
-        return [UnitFormat.fixed(time, 6)] + channelNames.indices.flatMap { [field(rms[$0]), field(peak[$0])] }
+        return [UnitFormat.fixed(time, 6), field(momentary ?? .nan), field(shortTerm ?? .nan)] + channelNames.indices.flatMap { [field(rms[$0]), field(peak[$0])] }
             + channelNames.indices.flatMap { channel in rows.map { field($0.values[channel]) } }
     }
 }

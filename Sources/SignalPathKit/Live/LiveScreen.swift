@@ -67,7 +67,9 @@ public struct LiveScreen: Sendable {
         let metersTop = area.y + area.height - 1 - channels.count
         drawMeters(into: &canvas, area: Area(x: area.x, y: metersTop, width: area.width, height: channels.count))
         canvas.write(hints.line(status: status, width: area.width), x: area.x, y: area.y + area.height - 1, style: .label, limit: area.width)
-        let views = Area(x: area.x, y: area.y + 1, width: area.width, height: metersTop - area.y - 1)
+        let loudnessRow = metersTop - 1
+        if let frame, loudnessRow > area.y + 4 { canvas.write(Self.loudnessLine(frame), x: area.x, y: loudnessRow, style: .label, limit: area.width) }
+        let views = Area(x: area.x, y: area.y + 1, width: area.width, height: loudnessRow - area.y - 1)
         guard let frame, views.height >= 4 else { return }
         let rows = frame.spectrum.rows
         let frequencies = rows.map(\.frequency)
@@ -93,6 +95,13 @@ public struct LiveScreen: Sendable {
             spectrum.draw(into: &canvas, area: Area(x: views.x, y: views.y, width: views.width, height: upper))
             spectrogram.draw(into: &canvas, area: Area(x: views.x, y: views.y + upper, width: views.width, height: views.height - upper))
         }
+    }
+
+    /// `loudness  M -20.1 LUFS  S -21.3 LUFS`: momentary and short-term at the head, `-` before a
+    /// full window and below the gate.
+    static func loudnessLine(_ frame: LiveFrame) -> String {
+        func lufs(_ value: Double?) -> String { value.map { UnitFormat.fixed($0, 1) + " LUFS" } ?? "-" }
+        return "loudness  M \(lufs(frame.momentary))  S \(lufs(frame.shortTerm))"
     }
 
     /// `left  ████████████──────▌─  -12.3 dBFS  CLIP`: RMS as a bar from −60 to 0 dBFS, the held

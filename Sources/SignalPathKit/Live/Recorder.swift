@@ -52,6 +52,8 @@ public final class Recorder {
     public let sampleRate: Int
     public let channels: Int
     public let analyzer: LiveAnalyzer
+    /// The channels' positions: the default layout for the count (capture says nothing of them).
+    private let layout: ChannelLayout
     private let writer: SoundFileWriter
     private let device: ALSADevice?
 
@@ -80,7 +82,7 @@ public final class Recorder {
             path: path, sampleRate: sampleRate, channels: channels, encoding: format.encoding,
             overwrite: overwrite)
         // Capture says nothing of positions: the names are those of the default layout for the count.
-        let layout = ChannelLayout.assumed(channels: channels, container: .wav, sampleFormat: .float(bits: 32))
+        layout = ChannelLayout.assumed(channels: channels, container: .wav, sampleFormat: .float(bits: 32))
         analyzer = LiveAnalyzer(sampleRate: sampleRate, layout: layout, fftSize: fftSize, bands: bands)
     }
 
@@ -100,6 +102,7 @@ public final class Recorder {
         let windowSize = analyzer.windowSize
         var window = [Float](repeating: 0, count: windowSize * channels)
         var column = [Float](repeating: 0, count: block)
+        var loudness = LoudnessMeter(sampleRate: sampleRate, layout: layout)
         var statistics = [LevelStatistics](repeating: LevelStatistics(), count: channels)
         let rules = LevelStatistics.Rules(
             fullScale: format == .f32le ? 1 : Float(1 - 1 / Double(1 << (format.bytesPerSample * 8 - 1))),
@@ -152,13 +155,16 @@ public final class Recorder {
             }
             let copied = min(frames, windowSize)
             for index in 0..<copied * channels { window[kept * channels + index] = floats[(frames - copied) * channels + index] }
-            let frame = floats.withUnsafeBufferPointer { floats in
+            floats.withUnsafeBufferPointer { floats in loudness.feed(UnsafeBufferPointer(rebasing: floats[0..<frames * channels])) }
+            var frame = floats.withUnsafeBufferPointer { floats in
                 window.withUnsafeBufferPointer { window in
                     analyzer.frame(
                         time: Double(writer.framesWritten) / Double(sampleRate),
                         recent: UnsafeBufferPointer(rebasing: floats[0..<frames * channels]), window: window)
                 }
             }
+            frame.momentary = loudness.momentary
+            frame.shortTerm = loudness.shortTerm
             if !onFrame(frame, writer.framesWritten) {
                 stoppedBy = "stopped"
                 break

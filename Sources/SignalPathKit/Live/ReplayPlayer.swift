@@ -11,6 +11,9 @@ public final class ReplayPlayer {
     private var playbackReader: AudioReader
     public let analyzer: LiveAnalyzer
     private var window: [Float]
+    /// Momentary and short-term loudness at the head, fed from a reader of its own.
+    private var loudness: LoudnessMeter
+    private var loudnessSource: FrameWindow
 
     /// Levels look back at most this far (after a seek, the previous frame is far away).
     static let longestLevelSpan = 0.25
@@ -25,6 +28,8 @@ public final class ReplayPlayer {
         playbackReader = try file.makeReader()
         analyzer = LiveAnalyzer(sampleRate: file.format.sampleRate, layout: file.format.channelLayout, fftSize: fftSize, bands: bands)
         window = [Float](repeating: 0, count: fftSize * file.format.channels)
+        loudness = LoudnessMeter(sampleRate: file.format.sampleRate, layout: file.format.channelLayout)
+        loudnessSource = FrameWindow(reader: try file.makeReader())
     }
 
     public var sampleRate: Int { file.format.sampleRate }
@@ -40,6 +45,8 @@ public final class ReplayPlayer {
         reader = try file.makeReader()
         source = FrameWindow(reader: reader)
         playbackReader = try file.makeReader()
+        loudnessSource = FrameWindow(reader: try file.makeReader())
+        loudness.reset(at: 0)
         return duration
     }
 
@@ -63,7 +70,8 @@ public final class ReplayPlayer {
         let first = Int(available - Int64(windowFrames) - start)
         for index in 0..<windowFrames * channels { window[padding * channels + index] = source.samples[first * channels + index] }
         let recentStart = Int(max(0, levelStart - start)), recentEnd = Int(available - start)
-        return source.samples.withUnsafeBufferPointer { samples in
+        try feedLoudness(to: end)
+        var frame = source.samples.withUnsafeBufferPointer { samples in
             window.withUnsafeBufferPointer { window in
                 analyzer.frame(
                     time: min(max(0, time), duration),
@@ -71,6 +79,21 @@ public final class ReplayPlayer {
                     window: window)
             }
         }
+        frame.momentary = loudness.momentary
+        frame.shortTerm = loudness.shortTerm
+        return frame
+    }
+
+    /// Feeds the loudness meter up to frame `end`: on from where it stopped while the head moves
+    /// forward by less than a short-term window and the filter's settling, else (a seek, a jump)
+    /// from rest that far before the head, so a value never waits for 3 s of playing.
+    private func feedLoudness(to end: Int64) throws(SignalPathError) {
+        let span = Int64(sampleRate) * 3 + Int64(loudness.settlingFrames)
+        if end < loudness.position || end - loudness.position > span { loudness.reset(at: max(0, end - span)) }
+        guard end > loudness.position else { return }
+        let got = try loudnessSource.load(loudness.position..<end)
+        let channels = file.format.channels
+        loudnessSource.samples.withUnsafeBufferPointer { samples in loudness.feed(UnsafeBufferPointer(rebasing: samples[0..<got * channels])) }
     }
 
     /// The interleaved samples of `frames` (for playback).

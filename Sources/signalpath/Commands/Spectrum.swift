@@ -22,7 +22,8 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
             frequency and note. Piped, the spectrum is CSV; --format text gives a summary with \
             the peaks instead, --format json or ndjson the data with its conventions (a file that \
             cannot be read is an entry with `path` and `error`). --output FILE writes a file whose \
-            extension picks the format (.svg: the plot; .csv .tsv .json .ndjson .txt). Options \
+            extension picks the format (.png .svg .pdf: the chart, --size, --theme, --dpi; \
+            .csv .tsv .json .ndjson .txt). Options \
             that would change nothing in the chosen format (--width or --style with CSV, \
             --smooth with text, …) are refused.
 
@@ -31,12 +32,12 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
               signalpath spectrum take.wav --range 00:01:00..00:01:10 --channel left | head
               signalpath spectrum take.flac --bands 1/3 --weighting A --format json
               signalpath spectrum take.wav --window flat-top --peaks 10 --format csv
-              signalpath spectrum take.wav --output take.svg --width 120 --height 40
+              signalpath spectrum take.wav --output take.png --size 1600x900
             """
     )
 
     static let name = "spectrum"
-    static let formats: [OutputFormat] = [.plot, .text, .csv, .tsv, .json, .ndjson, .svg]
+    static let formats: [OutputFormat] = [.plot, .text, .csv, .tsv, .json, .ndjson, .svg, .png, .pdf]
     static let view = TerminalView.picture
     static let writesFilePerInput = true
 
@@ -56,7 +57,7 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
     func validate() throws {
         let format = output.resolvedFormat
         try plotting.refuseInapplicable(format: format)
-        if style != nil && !format.isPicture { throw ValidationError("--style applies to a plot (--format plot or svg), not to \(format.rawValue).") }
+        if style != nil && !format.isPicture { throw ValidationError("--style applies to a picture (--format plot, svg, png or pdf), not to \(format.rawValue).") }
         try output.check(inputs: input.files)
         if format == .text, let option = show.smooth != nil ? "--smooth" : show.bands != nil ? "--bands" : nil {
             throw ValidationError("\(option) shapes the spectrum that plots and data show; the text summary lists peaks of the bins.")
@@ -75,11 +76,14 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
     private func write(_ item: FileBatch<Spectrum>.Item, format: OutputFormat, to writer: inout ResultWriter) async throws(SignalPathError) {
         let report = try await analyse(item.path, presentation: show.presentation(format: format), workers: item.workers)
         switch format {
-        case .plot, .svg:
+        case .plot:
             let plot = report.plot(
                 style: style ?? .lines, logarithmic: !plotting.linear, floor: plotting.floorLevel, ceiling: plotting.ceiling,
                 monochrome: plotting.isMonochrome(format))
             writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in plot.draw(into: &canvas, area: area) })
+        case .svg, .png, .pdf:
+            let plot = report.plot(style: style ?? .lines, logarithmic: !plotting.linear, floor: plotting.floorLevel, ceiling: plotting.ceiling)
+            writer.write(bytes: try plotting.chartFile(format) { plot.chart($0, bands: report.rowBands) })
         case .text:
             writer.writeReport(report.text)
         case .csv, .tsv:

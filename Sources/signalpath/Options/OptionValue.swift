@@ -100,12 +100,59 @@ enum OptionValue {
         return seconds
     }
 
+    /// A time that is a whole number of 100 ms steps, from 100 ms to an hour (`100ms`, `0.5`,
+    /// `1s`, `1:00`), as the number of steps: loudness comes in 100 ms sub-blocks.
+    static func loudnessInterval(_ text: String) throws -> Int {
+        let message = "a multiple of 100 ms from 100ms to 1:00:00, such as 100ms, 0.5, 1s or 1:00"
+        guard let seconds = TimeRange.seconds(text), seconds > 0 else { throw ValidationError(message) }
+        let steps = (seconds * 10).rounded()
+        guard abs(seconds * 10 - steps) < 1e-6, (1...36000).contains(steps) else { throw ValidationError(message) }
+        return Int(steps)
+    }
+
+    /// A loudness level in LUFS from -70 (the absolute gate) to 0: `-23`, `-16`, `-14.5`.
+    static func loudnessLevel(_ text: String) throws -> Double {
+        guard let level = Double(text.hasSuffix("LUFS") ? String(text.dropLast(4)) : text), level.isFinite, (-70...0).contains(level) else {
+            throw ValidationError("a level in LUFS from -70 to 0, such as -23 or -16")
+        }
+        return level
+    }
+
+    /// A tolerance in LU above 0, up to 20: `0.5`, `1`, `2`.
+    static func loudnessTolerance(_ text: String) throws -> Double {
+        guard let tolerance = Double(text.hasSuffix("LU") ? String(text.dropLast(2)) : text), tolerance.isFinite, tolerance > 0, tolerance <= 20 else {
+            throw ValidationError("a tolerance in LU above 0, up to 20, such as 0.5, 1 or 2")
+        }
+        return tolerance
+    }
+
     /// `START..END`, either side optional.
     /// Columns of a waveform's data: 1 to 1 000 000 (a column per pixel of the widest picture, and
     /// then some; more rows than that are the samples themselves).
     static func columns(_ text: String) throws -> Int {
         guard let count = Int(text), (1...1_000_000).contains(count) else { throw ValidationError("a number of columns from 1 to 1000000") }
         return count
+    }
+
+    /// `1600x900` (or `1600×900`): from 160×90, so that a chart has room for its axes, to
+    /// 16 000 each way.
+    static func chartSize(_ text: String) throws -> ChartSize {
+        let parts = text.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" }).map(String.init)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
+            throw ValidationError("--size takes WIDTHxHEIGHT, such as 1600x900; '\(text)' is not one.")
+        }
+        guard (160...16000).contains(width), (90...16000).contains(height) else {
+            throw ValidationError("--size takes 160 to 16000 wide and 90 to 16000 high.")
+        }
+        return ChartSize(width: width, height: height)
+    }
+
+    /// Pixels per inch of a PNG: 24 to 1200.
+    static func dpi(_ text: String) throws -> Double {
+        guard let value = Double(text), value.isFinite, (24...1200).contains(value) else {
+            throw ValidationError("--dpi takes 24 to 1200 pixels per inch.")
+        }
+        return value
     }
 
     static func timeRange(_ text: String) throws -> TimeRange {
@@ -128,6 +175,7 @@ extension SpectrumScale: ExpressibleByArgument {}
 extension RMSReference: ExpressibleByArgument {}
 extension ColorDepth.Choice: ExpressibleByArgument {}
 extension ColorMap: ExpressibleByArgument {}
+extension ChartTheme: ExpressibleByArgument {}
 extension SpectrumPlot.TraceStyle: ExpressibleByArgument {}
 extension ReplayView: ExpressibleByArgument {}
 extension Recorder.RawFormat: ExpressibleByArgument {}

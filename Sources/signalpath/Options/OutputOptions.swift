@@ -12,10 +12,14 @@ enum OutputFormat: String, CaseIterable {
     case json
     /// One line per file (spectrogram: per frame and channel).
     case ndjson
-    /// The picture as a standalone SVG document.
-    case svg
+    /// The picture as a chart file, drawn by Cairo: SVG (vectors, text as glyph outlines, heat
+    /// maps as embedded images), PNG (pixels) or PDF (vectors, for print).
+    case svg, png, pdf
 
-    var isPicture: Bool { self == .plot || self == .svg }
+    var isPicture: Bool { self == .plot || chart != nil }
+
+    /// The chart format of a chart file; nil for the terminal plot and for data and text.
+    var chart: ChartFormat? { ChartFormat(rawValue: rawValue) }
 
     /// The extension of an `--output` file in this format; nil for plot, which is for terminals.
     var fileExtension: String? {
@@ -35,9 +39,6 @@ enum OutputFormat: String, CaseIterable {
         default: self.init(rawValue: fileExtension.lowercased())
         }
     }
-
-    /// Image formats of a later issue: an `--output` with these names them as not written yet.
-    static let plannedExtensions = ["png", "pdf"]
 
     /// `a, b or c`.
     static func list(_ items: [String]) -> String {
@@ -89,7 +90,7 @@ extension DataCommand {
         let descriptions: [OutputFormat: String] = [
             .plot: "plot (the picture, for a terminal)", .text: "text (the report for people)", .csv: "csv", .tsv: "tsv",
             .json: "json (one document)", .ndjson: "ndjson (one line per \(name == "spectrogram" ? "frame and channel" : "file"))",
-            .svg: "svg (the picture as an SVG file)",
+            .svg: "svg", .png: "png", .pdf: "pdf (the picture as a chart file)",
         ]
         let defaults =
             switch view {
@@ -124,8 +125,11 @@ struct OutputOptions<Command: DataCommand>: ParsableArguments {
     var force = false
 
     func validate() throws {
-        _ = try resolved()
+        let format = try resolved()
         if force && output == nil { throw ValidationError("--force replaces an --output file; there is none.") }
+        if format == .png || format == .pdf, output == nil, StandardOutput.isTerminal {
+            throw ValidationError("\(format.rawValue.uppercased()) is binary: name a file with --output, or pipe it.")
+        }
         if let output, try OutputPattern(output) != nil, !Command.writesFilePerInput {
             throw ValidationError("--output \(output): \(Command.name) writes one result for all its files; name one file, without {placeholders}.")
         }
@@ -170,9 +174,6 @@ struct OutputOptions<Command: DataCommand>: ParsableArguments {
         let name = output.split(separator: "/").last.map(String.init) ?? output
         let fileExtension = name.contains(".") ? String(name[name.index(after: name.lastIndex(of: ".")!)...]) : ""
         let written = "\(Command.name) writes \(OutputFormat.list(Command.extensions))"
-        if OutputFormat.plannedExtensions.contains(fileExtension.lowercased()) {
-            throw ValidationError("--output \(output): \(fileExtension.uppercased()) is not written yet; \(written).")
-        }
         guard let picked = OutputFormat(fileExtension: fileExtension) else {
             throw ValidationError("--output \(output): the extension picks the format, and \(fileExtension.isEmpty ? "there is none" : "'.\(fileExtension)' is none"); \(written).")
         }

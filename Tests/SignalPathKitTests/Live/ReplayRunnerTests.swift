@@ -184,7 +184,7 @@ struct ReplayRunnerTests {
                 $0.from = 9
                 $0.lineFormat = .csv
             })
-        #expect(rows.count == 1 + 9 && rows[0].hasPrefix("time_s,left_rms_dbfs,left_peak_dbfs,right_rms_dbfs,right_peak_dbfs,left_0hz"))
+        #expect(rows.count == 1 + 9 && rows[0].hasPrefix("time_s,momentary_lufs,short_term_lufs,left_rms_dbfs,left_peak_dbfs,right_rms_dbfs,right_peak_dbfs,left_0hz"))
         #expect(rows.dropFirst().allSatisfy { !$0.hasPrefix("time_s") })
         var calls = 0
         let clock = ManualClock()

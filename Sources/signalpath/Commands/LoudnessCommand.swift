@@ -1,0 +1,155 @@
+import ArgumentParser
+import SignalPathKit
+
+struct LoudnessCommand: AsyncParsableCommand, DataCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "loudness",
+        abstract: "Loudness over time: momentary and short-term every 100 ms, a chart on a terminal, CSV when piped.",
+        discussion: """
+            Momentary (400 ms) and short-term (3 s) loudness by ITU-R BS.1770-4 / EBU Tech 3341, \
+            every --interval (100 ms by default, a multiple of it), from the same one pass as the \
+            integrated loudness, the loudness range (EBU Tech 3342), the loudest momentary and \
+            short-term windows and the true peak, each with its time.
+
+            On a terminal: a chart over time (momentary and short-term lines, the integrated \
+            level and, with --target, the target and its --tolerance as a band), with the summary \
+            under it. Piped, or with --format csv: time_s,momentary_lufs,short_term_lufs rows, \
+            the time being the end of the measurement window (as ffmpeg's ebur128 log has it, \
+            from the start of the file); a value before the first full window or at or below the \
+            absolute gate (-70 LUFS) is an empty field (null in JSON). With several files a path \
+            column comes first. Rows are written as the pass goes, so memory does not grow with \
+            the length. --format json (schema signalpath.loudness/1): per file integrated_lufs, \
+            range_lu, momentary_max_lufs, momentary_max_time_s, short_term_max_lufs, \
+            short_term_max_time_s, true_peak_dbtp, true_peak_time_s, conventions and series. \
+            --format ndjson: one line per point, then one line with the file's summary. See \
+            docs/LOUDNESS.md.
+
+            Examples:
+              signalpath loudness take.wav
+              signalpath loudness take.wav --target -23 --tolerance 0.5
+              signalpath loudness take.wav --target -16 --output take.png
+              signalpath loudness take.wav --interval 1s > loudness.csv
+              signalpath loudness --range 1:00..2:00 --format json take.wav
+              signalpath loudness --format ndjson *.flac | jq .short_term_lufs
+            """
+    )
+    static let name = "loudness"
+    static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg, .png, .pdf]
+    static let view = TerminalView.picture
+
+    @OptionGroup var input: FileArguments
+    @OptionGroup var range: RangeOptions
+    @OptionGroup var output: OutputOptions<LoudnessCommand>
+    @OptionGroup var plotting: PlotOptions
+    @OptionGroup var jobs: JobOptions
+
+    @Option(
+        name: .long, help: ArgumentHelp("Time between points: a multiple of 100 ms (default: 100ms).", valueName: "time"),
+        transform: OptionValue.loudnessInterval)
+    var interval: Int?
+
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Target loudness to draw on the chart, LUFS (-23 for EBU R128, -16 for podcasts).", valueName: "lufs"),
+        transform: OptionValue.loudnessLevel)
+    var target: Double?
+
+    @Option(
+        name: .long, help: ArgumentHelp("Half the width of the --target band, LU (default: 1).", valueName: "lu"),
+        transform: OptionValue.loudnessTolerance)
+    var tolerance: Double?
+
+    /// Options that would change nothing in the chosen format are refused.
+    func validate() throws {
+        let format = output.resolvedFormat
+        try plotting.refuseInapplicable(format: format)
+        if plotting.linear { throw ValidationError("--linear applies to a frequency axis; loudness is drawn over time, which is always linear.") }
+        if tolerance != nil && target == nil { throw ValidationError("--tolerance is the width of the --target band; give --target too.") }
+        if target != nil && !format.isPicture { throw ValidationError("--target is drawn on the chart (--format plot, svg, png or pdf), not written to \(format.rawValue).") }
+        if format.chart != nil && input.files.count > 1 { throw ValidationError("A chart file holds one chart; name one input file.") }
+    }
+
+    func run() async throws {
+        var writer = try ResultWriter(output: output, schema: LoudnessSummary.schema)
+        for path in input.files {
+            do throws(SignalPathError) {
+                try await measure(path, writer: &writer)
+            } catch {
+                writer.failed(error)
+            }
+        }
+        try writer.finish()
+    }
+
+    /// One file: the pass, with the series written (CSV, NDJSON) or kept (JSON, chart) as its
+    /// points come.
+    private func measure(_ path: String, writer: inout ResultWriter) async throws(SignalPathError) {
+        let file = try AudioFile.openNoting(path)
+        let frames = try range.frames(in: file)
+        let format = writer.format
+        var series = LoudnessSeries(sampleRate: file.format.sampleRate, startFrame: frames.lowerBound, step: interval ?? 1)
+        let progress = ProgressLine(label: "loudness \(path)")
+        defer { progress.finish() }
+        let analyzer = SignalAnalyzer(file: file, frames: frames, scope: .loudness)
+        var kept: [LoudnessSeries.Point] = []
+        // Rows go out in batches: one write per point would be a system call per 100 ms of audio.
+        var pending = ""
+        let sink = writer
+        let prefix = input.files.count > 1 ? [path] : []
+        if (format == .csv || format == .tsv) && writer.successes == 0 {
+            var table = DelimitedText(format == .tsv ? .tsv : .csv)
+            table.append((prefix.isEmpty ? [] : ["path"]) + LoudnessSummary.csvHeader)
+            sink.write(table.text)
+        }
+        let ndjsonPrefix: [JSONValue.Member] = [.init("schema", .string(LoudnessSummary.schema)), .init("path", .string(path))]
+        let analysis = try await analyzer.run(
+            workers: jobs.workers, progress: { progress.update($0) },
+            subBlocks: { energy, frameCount in
+                guard let point = series.add(energy: energy, frames: frameCount) else { return }
+                switch format {
+                case .csv, .tsv:
+                    var table = DelimitedText(format == .tsv ? .tsv : .csv)
+                    table.append(prefix + LoudnessSummary.csvFields(point))
+                    pending += table.text
+                case .ndjson: pending += JSONValue.object(ndjsonPrefix + LoudnessSummary.jsonPoint(point)).serialized() + "\n"
+                default: kept.append(point)
+                }
+                if pending.utf8.count >= 1 << 16 {
+                    sink.write(pending)
+                    pending = ""
+                }
+            })
+        sink.write(pending)
+        let summary = LoudnessSummary(analysis: analysis, series: series)
+        switch format {
+        case .plot:
+            writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in view(summary, points: kept, format: format).draw(into: &canvas, area: area) })
+            writer.succeeded()
+        case .svg, .png, .pdf:
+            writer.write(bytes: try plotting.chartFile(format) { view(summary, points: kept, format: format).chart($0) })
+            writer.succeeded()
+        case .json:
+            writer.succeeded(json: summary.jsonMembers + [.init("series", .array(kept.map { .object(LoudnessSummary.jsonPoint($0)) }))])
+        case .ndjson:
+            writer.succeeded(json: summary.jsonMembers)
+        default:
+            writer.succeeded()
+        }
+    }
+
+    /// The view of one file, for the terminal or a chart file.
+    private func view(_ summary: LoudnessSummary, points: [LoudnessSeries.Point], format: OutputFormat) -> LoudnessPlot {
+        let analysis = summary.analysis
+        let rate = Double(analysis.sampleRate)
+        let times = Double(analysis.frames.lowerBound) / rate...Double(analysis.frames.upperBound) / rate
+        var view = LoudnessPlot(
+            title: "\(TerminalText.sanitized(summary.path)) · loudness (BS.1770-4), every \(UnitFormat.shortest(summary.interval)) s",
+            points: points, times: times, integrated: summary.integrated)
+        view.target = target.map { ($0, tolerance ?? 1) }
+        view.summary = summary.summaryLines
+        view.floor = plotting.floor
+        view.ceiling = plotting.ceiling
+        view.monochrome = plotting.isMonochrome(format)
+        return view
+    }
+}
