@@ -114,17 +114,26 @@ struct OptionAuditCLITests {
                         Variant("--range", "0..0.5"), Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--channel", "left"),
                         Variant("--columns", "10"), Variant("--scale", "dbfs"), Variant("--format", "json"), Variant("--output", out + ".csv"),
                         Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"), Variant("--floor", "-40"),
-                        Variant("--ceiling", "0"), Variant("--linear"),
+                        Variant("--ceiling", "0"), Variant("--linear"), Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(
-                    base: ["waveform", chord, "--format", "svg", "--width", "60", "--height", "16"],
+                    base: ["waveform", chord, "--format", "plot", "--width", "60", "--height", "16"],
                     variants: [
                         Variant("--width", "70"), Variant("--height", "20"), Variant("--channel", "mix"), Variant("--scale", "dbfs"),
                         Variant("--floor", "-40"), Variant("--color", "always"), Variant("--columns", "10"), Variant("--range", "1..2"),
+                        Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(
-                    base: ["waveform", chord, "--format", "svg", "--width", "60", "--height", "16", "--scale", "dbfs"],
+                    base: ["waveform", chord, "--format", "png", "--size", "320x180"],
+                    variants: [
+                        Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"), Variant("--channel", "mix"),
+                        Variant("--scale", "dbfs"), Variant("--floor", "-40"), Variant("--range", "1..2"), Variant("--width", "70"),
+                        Variant("--color", "always"), Variant("--columns", "10"),
+                    ]),
+                Scenario(
+                    base: ["waveform", chord, "--format", "plot", "--width", "60", "--height", "16", "--scale", "dbfs"],
                     variants: [Variant("--floor", "-40")]),
+                Scenario(base: ["waveform", chord, "--format", "svg", "--size", "320x180"], variants: [Variant("--dpi", "192"), Variant("--theme", "dark")]),
             ]
         case "analyze":
             return [

@@ -22,18 +22,21 @@ struct Waveform: AsyncParsableCommand, DataCommand {
             values (a path column first when several files share the table); --columns sets how \
             many (default 1000). --format json and ndjson write the same columns per channel with \
             their conventions. An --output file's extension picks the format (.csv, .tsv, .json, \
-            .ndjson, .svg); a pattern writes one file per input.
+            .ndjson; .png, .svg, .pdf: a chart with a column per pixel, --size, --theme, --dpi); \
+            a pattern such as 'pictures/{stem}.png' writes one file per input ({stem}, {name}, \
+            {dir}), --jobs of them at once, replacing existing files only with --force.
 
             Examples:
               signalpath waveform take.wav
               signalpath waveform take.wav --scale dbfs --channel mix
               signalpath waveform take.wav --columns 200 --format csv > envelope.csv
-              signalpath waveform takes/*.wav --output 'pictures/{stem}.svg'
+              signalpath waveform take.wav --output take.png --scale dbfs
+              signalpath waveform takes/*.wav --output 'pictures/{stem}.png'
             """
     )
 
     static let name = "waveform"
-    static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg]
+    static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg, .png, .pdf]
     static let view = TerminalView.picture
     static let writesFilePerInput = true
     /// Columns of data when --columns is not given.
@@ -51,7 +54,7 @@ struct Waveform: AsyncParsableCommand, DataCommand {
     var channel: ChannelSelection?
 
     @Option(
-        name: .long, help: ArgumentHelp("Columns of data (CSV, TSV, JSON, NDJSON) (default: \(defaultColumns)); a picture has one per dot.", valueName: "n"),
+        name: .long, help: ArgumentHelp("Columns of data (CSV, TSV, JSON, NDJSON) (default: \(defaultColumns)); a picture has one per dot or pixel.", valueName: "n"),
         transform: OptionValue.columns)
     var columns: Int?
 
@@ -66,7 +69,7 @@ struct Waveform: AsyncParsableCommand, DataCommand {
         if plotting.ceiling != nil { throw ValidationError("--ceiling applies to spectra; a waveform's lanes end at full scale.") }
         try plotting.refuseInapplicable(format: format)
         if format.isPicture {
-            if columns != nil { throw ValidationError("--columns applies to data; a picture has a column per braille dot (see --width).") }
+            if columns != nil { throw ValidationError("--columns applies to data; a picture has a column per braille dot or pixel (see --width, --size).") }
             if plotting.floor != nil && scale != .dbfs { throw ValidationError("--floor applies to --scale dbfs, the level at the centre line.") }
         } else if scale != nil {
             throw ValidationError("--scale applies to a picture; data holds linear values (dB is 20·log10 of them).")
@@ -87,19 +90,30 @@ struct Waveform: AsyncParsableCommand, DataCommand {
         // bit-identical to the direct PCM decoder (DecodingTests).
         let file = try AudioFile.openNoting(item.path, decoding: item.path == "-" ? .libsndfile : .automatic)
         let frames = try range.frames(in: file)
-        let size = plotting.size(defaultHeight: Self.defaultHeight(channels: file.format.channels))
-        let wanted = format.isPicture ? max(1, WaveformPlot.plotArea(in: Area(x: 0, y: 0, width: size.width, height: size.height)).width * 2) : columns ?? Self.defaultColumns
-        let analyzer = try WaveformAnalyzer(file: file, frames: frames, channels: channel ?? .all, columns: wanted)
+        let scale = self.scale ?? .linear
+        let wanted: Int
+        switch format {
+        case .plot:
+            let size = plotting.size(defaultHeight: Self.defaultHeight(channels: file.format.channels))
+            wanted = WaveformPlot.plotArea(in: Area(x: 0, y: 0, width: size.width, height: size.height)).width * 2
+        case .svg, .png, .pdf:
+            let rate = Double(file.format.sampleRate)
+            let names = (channel ?? .all).names(in: file.format.channelLayout)
+            wanted = WaveformPlot.chartColumns(
+                plotting.chartStyle, channels: names, scale: scale, floor: floor, times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate)
+        default:
+            wanted = columns ?? Self.defaultColumns
+        }
+        let analyzer = try WaveformAnalyzer(file: file, frames: frames, channels: channel ?? .all, columns: max(1, wanted))
         let progress = ProgressLine(label: "waveform \(item.path)", enabled: StandardError.isTerminal && output.pattern == nil)
         defer { progress.finish() }
         let waveform = try await analyzer.run(workers: item.workers) { progress.update($0) }
         switch format {
-        case .plot, .svg:
-            var plot = WaveformPlot(title: Self.title(waveform, scale: scale ?? .linear, floor: floor), waveform: waveform)
-            plot.scale = scale ?? .linear
-            plot.floor = floor
-            plot.monochrome = plotting.isMonochrome(format)
-            writer.write(plotting.render(format, defaultHeight: Self.defaultHeight(channels: file.format.channels)) { canvas, area in plot.draw(into: &canvas, area: area) })
+        case .plot:
+            writer.write(
+                plotting.render(format, defaultHeight: Self.defaultHeight(channels: file.format.channels)) { canvas, area in plot(waveform).draw(into: &canvas, area: area) })
+        case .svg, .png, .pdf:
+            writer.write(bytes: try plotting.chartFile(format) { plot(waveform).chart($0) })
         case .csv, .tsv:
             var table = DelimitedText(format == .tsv ? .tsv : .csv)
             if writer.successes == 0 { table.append(WaveformEnvelope.csvHeader(path: item.pathColumn != nil)) }
@@ -111,6 +125,15 @@ struct Waveform: AsyncParsableCommand, DataCommand {
     }
 
     private var floor: Double { plotting.floor ?? -60 }
+
+    /// The view of `waveform` in the chosen scale.
+    private func plot(_ waveform: WaveformEnvelope) -> WaveformPlot {
+        var plot = WaveformPlot(title: Self.title(waveform, scale: scale ?? .linear, floor: floor), waveform: waveform)
+        plot.scale = scale ?? .linear
+        plot.floor = floor
+        plot.monochrome = plotting.isMonochrome(.plot)
+        return plot
+    }
 
     /// Rows for the picture: five per lane and the title and time axis, within a terminal.
     static func defaultHeight(channels: Int) -> Int { min(40, 3 + 5 * max(1, min(channels, 6))) }

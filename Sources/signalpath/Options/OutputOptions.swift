@@ -116,7 +116,7 @@ struct OutputOptions<Command: DataCommand>: ParsableArguments {
         help: ArgumentHelp(
             "Write to FILE instead of standard output, whole or not at all; its extension picks the format: \(OutputFormat.list(Command.extensions))."
                 + (Command.writesFilePerInput
-                    ? " A pattern with {stem}, {name} or {dir} writes a file per input ('pictures/{stem}.svg'), each as if it were the only one."
+                    ? " A pattern with {stem}, {name} or {dir} writes a file per input ('pictures/{stem}.png'), each as if it were the only one."
                     : ""),
             valueName: "file"))
     var output: String?
