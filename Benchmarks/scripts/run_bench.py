@@ -102,6 +102,28 @@ for row_text in reader_tables[0][1].splitlines():
     if cells[0].startswith("FileReader.chunks"):
         targets.append(("FileReader whole-file pass ≤ 1.3× a pread loop (issue 2)", float(cells[3].rstrip("×")), 1.3, "≤"))
 
+# 5. Pictures in batch (issue 15): 50 PNG spectrograms of 3-second files in one call with an
+# --output pattern, against a loop of sox over the same files; waveforms the same way.
+batch = os.path.join(data, "batch-3s")
+os.makedirs(batch, exist_ok=True)
+batch_files = [os.path.join(batch, f"take{index:02d}.wav") for index in range(50)]
+for index, path in enumerate(batch_files):
+    if not os.path.exists(path):
+        subprocess.run(["sox", wav, path, "trim", str(60 * index + 7), "3"], check=True)
+pictures = tempfile.mkdtemp(prefix="signalpath-bench-pictures-")
+listed = " ".join(batch_files)
+sox_loop = "; ".join(f"sox {path} -n spectrogram -o {pictures}/sox-{index:02d}.png" for index, path in enumerate(batch_files))
+batch_commands = [
+    ("signalpath spectrogram, 50 PNGs (one call, pattern)", f"{signalpath} spectrogram {listed} --output {pictures}/{{stem}}.png --force"),
+    ("sox spectrogram loop, 50 PNGs", f"sh -c '{sox_loop}'"),
+    ("signalpath waveform, 50 PNGs (one call, pattern)", f"{signalpath} waveform {listed} --output {pictures}/{{stem}}-waveform.png --force"),
+]
+results = hyperfine(batch_commands, runs=5)
+groups.append(("50 pictures of 3-second files (batch)", batch_commands, results, 150))
+t = lambda name: results[name]["median"]
+targets.append(("50 PNG spectrograms in one call ≤ ½ of a sox loop (issue 15)",
+                t("signalpath spectrogram, 50 PNGs (one call, pattern)") / t("sox spectrogram loop, 50 PNGs"), 0.5, "≤"))
+
 rss_limits = {}
 lines = []
 cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.processor())
@@ -116,6 +138,9 @@ for title, commands, results, audio in groups:
         rss = peak_rss(command)
         if name.startswith(("signalpath analyze", "signalpath spectrum", "signalpath loudness")):
             rss_limits[name] = rss
+        if name.endswith("(one call, pattern)"):
+            # Pictures (issue 15): each file's chart is drawn whole in memory, so the limit is 60 MB.
+            targets.append((f"peak RSS of {name}", rss, 60, "≤ MB"))
         seconds = audio
         if name.endswith("FLAC"):
             seconds = 600

@@ -89,4 +89,22 @@ struct WaveformCLITests {
             #expect(result.status == 64 && result.stderr.contains(option), "\(arguments): \(result.stderr)")
         }
     }
+
+    @Test("charts: a PNG of --size × --dpi/96 pixels, an SVG that parses as XML, a PDF that pdfinfo reads")
+    func chartFiles() throws {
+        let input = clippedSine()
+        for (name, extra) in [("w.png", ["--dpi", "192"]), ("w.svg", []), ("w.pdf", [])] {
+            let result = try signalpath(["waveform", input, "--output", scratch.file(name), "--size", "400x200"] + extra)
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+        }
+        let check = try run(
+            "/usr/bin/env",
+            [
+                "python3", "-c", "import sys, xml.etree.ElementTree as E; from PIL import Image; print(Image.open(sys.argv[1]).size); E.parse(sys.argv[2])", scratch.file("w.png"),
+                scratch.file("w.svg"),
+            ])
+        #expect(check.status == 0 && check.stdout == "(800, 400)\n", "\(check.stdout) \(check.stderr)")
+        let info = try run("/usr/bin/env", ["pdfinfo", scratch.file("w.pdf")])
+        #expect(info.status == 0 && info.stdout.contains("400 x 200 pts"), "\(info.stdout)")
+    }
 }
