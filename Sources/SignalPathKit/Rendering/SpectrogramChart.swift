@@ -26,10 +26,10 @@ public struct SpectrogramChart: Sendable {
         times: ClosedRange<Double>, floor: Double, colorMap: ColorMap
     ) {
         let titles = ChartStyle.split(title)
-        let y = ChartAxis.frequency(range: frequencyRange, logarithmic: logarithmic)
+        let y = ChartAxis.frequency(range: frequencyRange, logarithmic: logarithmic, count: style.tickCounts.vertical)
         var yAxis = y
         yAxis.grid = false
-        var x = ChartAxis.time(range: times)
+        var x = ChartAxis.time(range: times, count: style.tickCounts.horizontal)
         x.grid = false
         var chart = style.chart(title: titles.title, subtitle: titles.subtitle, x: x, panels: [ChartPanel(y: yAxis)])
         chart.colorBar = ChartColorBar(colorMap: colorMap, range: floor...(floor + 1), label: "Level (\(unit))")
