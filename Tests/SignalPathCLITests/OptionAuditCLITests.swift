@@ -107,11 +107,11 @@ struct OptionAuditCLITests {
                     ]),
                 Scenario(
                     // 3 s in 60 columns at a 256-frame hop: a dozen segments per column for --average to combine.
-                    base: ["spectrogram", chord, "--format", "plot", "--width", "60", "--height", "16", "--fft-size", "512"],
+                    base: ["spectrogram", chord, "--format", "plot", "--color", "always", "--width", "60", "--height", "16", "--fft-size", "512"],
                     variants: [
                         Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"),
                         Variant("--colormap", "magma"), Variant("--average", "max"), Variant("--channel", "left"), Variant("--scale", "psd"),
-                        Variant("--min-freq", "200"), Variant("--max-freq", "2000"), Variant("--color", "always"), Variant("--long"),
+                        Variant("--min-freq", "200"), Variant("--max-freq", "2000"), Variant("--color", "never"), Variant("--long"),
                         Variant("--channel", "all"), Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(
