@@ -11,7 +11,7 @@ struct SignalPath: AsyncParsableCommand {
             standard input (`-`). Data goes to standard output, messages to standard error.
 
             What a pipe gets: a command whose terminal view is a report (info, analyze) writes the \
-            same report when piped, without colour; one whose view is a picture (spectrum, \
+            same report when piped, without colour; one whose view is a picture (loudness, spectrum, \
             spectrogram, waveform) writes its data as CSV. Programs ask with --format csv, tsv, json or \
             ndjson, or with --output FILE, whose extension picks the format (.txt .csv .tsv .json \
             .ndjson; charts: .png .svg .pdf); a --format that disagrees with it is a usage error.

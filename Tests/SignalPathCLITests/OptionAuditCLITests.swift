@@ -31,7 +31,7 @@ struct OptionAuditCLITests {
         "--realtime": "pacing only (LiveCLITests)", "--no-realtime": "pacing only (LiveCLITests)",
         "--follow": "waits for a growing file (LiveCLITests)",
         "--input": "every record scenario reads standard input; without it record captures from a device",
-        "--force": "replaces an existing --output file: checked below and in PlotCLITests.svgOutput",
+        "--force": "replaces an existing --output file: checked below and in ChartCLITests",
     ]
 
     /// The options `command --help` lists.
@@ -72,14 +72,22 @@ struct OptionAuditCLITests {
                         Variant("--max-freq", "1000"), Variant("--smooth", "1/3"), Variant("--bands", "1/3"), Variant("--weighting", "A"),
                         Variant("--peaks", "2"), Variant("--a4", "415"), Variant("--format", "json"), Variant("--output", out + ".json"),
                         Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"), Variant("--floor", "-90"),
-                        Variant("--ceiling", "10"), Variant("--linear"), Variant("--style", "bars"),
+                        Variant("--ceiling", "10"), Variant("--linear"), Variant("--style", "bars"), Variant("--size", "800x450"),
+                        Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(
                     base: ["spectrum", stereo, "--format", "svg"],
                     variants: [
                         Variant("--width", "100"), Variant("--height", "30"), Variant("--floor", "-90"), Variant("--ceiling", "10"), Variant("--linear"),
                         Variant("--style", "bars"), Variant("--peaks", "1"), Variant("--a4", "415"), Variant("--color", "always"),
+                        Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
+                Scenario(
+                    base: ["spectrum", stereo, "--format", "png", "--size", "320x180"],
+                    variants: [Variant("--dpi", "192"), Variant("--theme", "dark"), Variant("--size", "400x200"), Variant("--bands", "1/3")]),
+                Scenario(
+                    base: ["spectrum", stereo, "--format", "plot", "--width", "60"],
+                    variants: [Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192")]),
                 Scenario(
                     base: ["spectrum", stereo, "--format", "text"],
                     variants: [Variant("--smooth", "1/3"), Variant("--bands", "1/3"), Variant("--a4", "415"), Variant("--peaks", "2"), Variant("--scale", "psd")]),
@@ -94,17 +102,28 @@ struct OptionAuditCLITests {
                         Variant("--average", "max"), Variant("--channel", "left"), Variant("--scale", "psd"), Variant("--min-freq", "100"),
                         Variant("--max-freq", "1000"), Variant("--colormap", "magma"), Variant("--long"), Variant("--format", "json"),
                         Variant("--output", out + ".csv"), Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"),
-                        Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"),
+                        Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"), Variant("--size", "800x450"),
+                        Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(
                     // 3 s in 60 columns at a 256-frame hop: a dozen segments per column for --average to combine.
-                    base: ["spectrogram", chord, "--format", "svg", "--width", "60", "--height", "16", "--fft-size", "512"],
+                    base: ["spectrogram", chord, "--format", "plot", "--color", "always", "--width", "60", "--height", "16", "--fft-size", "512"],
+                    variants: [
+                        Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"),
+                        Variant("--colormap", "magma"), Variant("--average", "max"), Variant("--channel", "left"), Variant("--scale", "psd"),
+                        Variant("--min-freq", "200"), Variant("--max-freq", "2000"), Variant("--color", "never"), Variant("--long"),
+                        Variant("--channel", "all"), Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"),
+                    ]),
+                Scenario(
+                    // 3 s in a 240-pixel-wide chart's plot: several segments per pixel column for --average.
+                    base: ["spectrogram", chord, "--format", "png", "--size", "320x180", "--fft-size", "512"],
                     variants: [
                         Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"),
                         Variant("--colormap", "magma"), Variant("--average", "max"), Variant("--channel", "left"), Variant("--scale", "psd"),
                         Variant("--min-freq", "200"), Variant("--max-freq", "2000"), Variant("--color", "always"), Variant("--long"),
-                        Variant("--channel", "all"),
+                        Variant("--channel", "all"), Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
+                Scenario(base: ["spectrogram", chord, "--format", "svg", "--size", "320x180"], variants: [Variant("--dpi", "192"), Variant("--colormap", "magma")]),
             ]
         case "waveform":
             return [
@@ -154,13 +173,21 @@ struct OptionAuditCLITests {
                         Variant("--range", "0..1"), Variant("--start", "0.5"), Variant("--duration", "1"), Variant("--interval", "200ms"),
                         Variant("--format", "json"), Variant("--output", out + ".ndjson"), Variant("--width", "100"), Variant("--height", "30"),
                         Variant("--color", "always"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--linear"), Variant("--target", "-23"),
-                        Variant("--tolerance", "2"),
+                        Variant("--tolerance", "2"), Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(
-                    base: ["loudness", chord, "--format", "svg", "--width", "60", "--height", "16"],
+                    base: ["loudness", chord, "--format", "plot", "--width", "60", "--height", "16"],
                     variants: [
                         Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--target", "-23"),
                         Variant("--interval", "1s"), Variant("--range", "1..3"), Variant("--color", "always"), Variant("--linear"),
+                        Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"),
+                    ]),
+                Scenario(
+                    base: ["loudness", chord, "--format", "png", "--size", "320x180"],
+                    variants: [
+                        Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--target", "-23"),
+                        Variant("--interval", "1s"), Variant("--range", "1..3"), Variant("--color", "always"), Variant("--linear"),
+                        Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(base: ["loudness", chord, "--format", "svg", "--target", "-23"], variants: [Variant("--tolerance", "3")]),
             ]

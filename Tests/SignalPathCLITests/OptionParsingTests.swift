@@ -103,18 +103,45 @@ struct OptionParsingTests {
         #expect(try Analyze.parse(["a.wav", "--window", "hann"]).analysis.settings.spectrum.window == .hann)
     }
 
-    @Test("--output: the extension picks the format; disagreements, unknown and unwritten extensions are refused")
+    @Test("charts: --size WIDTHxHEIGHT within limits, --dpi 24 to 1200, --theme light or dark; --dpi scales a PNG's pixels per point")
+    func chartOptions() throws {
+        #expect(try OptionValue.chartSize("1600x900") == ChartSize(width: 1600, height: 900))
+        #expect(try OptionValue.chartSize("320X180") == ChartSize(width: 320, height: 180))
+        #expect(try OptionValue.chartSize("640×360") == ChartSize(width: 640, height: 360))
+        for bad in ["", "1600", "1600x", "x900", "1600x900x2", "-1600x900", "159x900", "1600x89", "16001x900", "1.5x900", "wide"] {
+            let message = try #require(refusal(OptionValue.chartSize, bad), "'\(bad)' is refused")
+            #expect(message.contains("--size") && !message.contains("\n"), "\(bad): \(message)")
+        }
+        #expect(try OptionValue.dpi("192") == 192 && OptionValue.dpi("72.5") == 72.5)
+        for bad in ["0", "23", "1201", "nan", "inf", "high"] { #expect(refusal(OptionValue.dpi, bad)?.contains("--dpi") == true, "\(bad)") }
+        let chart = try Spectrum.parse(["a.wav", "--output", "x.png", "--size", "800x450", "--dpi", "192", "--theme", "dark"])
+        let style = chart.plotting.chartStyle
+        #expect(style.width == 800 && style.height == 450 && style.pixelScale == 2 && style.theme == .dark)
+        let defaults = try Spectrogram.parse(["a.wav", "--output", "x.pdf"]).plotting.chartStyle
+        #expect(defaults.width == 1200 && defaults.height == 675 && defaults.pixelScale == 1 && defaults.theme == .light)
+        #expect(throws: (any Error).self) { try Spectrum.parse(["a.wav", "--output", "x.svg", "--dpi", "192"]) }
+        #expect(throws: (any Error).self) { try Spectrum.parse(["a.wav", "--output", "x.png", "--width", "100"]) }
+        #expect(throws: (any Error).self) { try Spectrum.parse(["a.wav", "--format", "plot", "--size", "800x450"]) }
+        #expect(throws: (any Error).self) { try Spectrum.parse(["a.wav", "--format", "csv", "--theme", "dark"]) }
+        #expect(throws: (any Error).self) { try Spectrum.parse(["a.wav", "--output", "x.png", "--theme", "sepia"]) }
+    }
+
+    @Test("--output: the extension picks the format; disagreements and unknown extensions are refused")
     func outputResolution() throws {
         #expect(try Spectrum.parse(["a.wav", "--output", "x.csv"]).output.resolvedFormat == .csv)
         #expect(try Spectrum.parse(["a.wav", "--output", "dir.v2/x.SVG"]).output.resolvedFormat == .svg)
+        #expect(try Spectrum.parse(["a.wav", "--output", "x.png"]).output.resolvedFormat == .png)
+        #expect(try Spectrogram.parse(["a.wav", "--output", "x.PDF"]).output.resolvedFormat == .pdf)
+        #expect(try LoudnessCommand.parse(["a.wav", "--output", "x.png"]).output.resolvedFormat == .png)
         #expect(try Spectrum.parse(["a.wav", "--output", "x.jsonl"]).output.resolvedFormat == .ndjson)
         #expect(try Analyze.parse(["a.wav", "--output", "x.txt", "--format", "text"]).output.resolvedFormat == .text)
         let refused: [[String]] = [
             ["a.wav", "--output", "x.csv", "--format", "json"], ["a.wav", "--output", "x.dat"], ["a.wav", "--output", "x"],
-            ["a.wav", "--output", "x.png"], ["a.wav", "--output", "x.pdf"], ["a.wav", "--format", "yaml"],
+            ["a.wav", "--output", "x.png", "--format", "svg"], ["a.wav", "b.wav", "--output", "x.pdf"], ["a.wav", "--format", "yaml"],
         ]
         for arguments in refused { #expect(throws: (any Error).self, "\(arguments)") { try Spectrum.parse(arguments) } }
         #expect(throws: (any Error).self) { try Info.parse(["a.wav", "--output", "x.svg"]) }
+        #expect(throws: (any Error).self) { try Analyze.parse(["a.wav", "--output", "x.png"]) }
         #expect(throws: (any Error).self) { try Info.parse(["a.wav", "--format", "plot"]) }
         #expect(throws: (any Error).self) { try Spectrogram.parse(["a.wav", "--format", "text"]) }
     }

@@ -24,7 +24,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         let reader = try analyzer.file.makeReader()
         reader.limitReadAhead(toFrame: analyzer.frames.upperBound)
         let spectrum = analyzer.spectrum
-        let capacity = analyzer.chunkFrames + analyzer.settlingFrames + spectrum.windowSize
+        let capacity = analyzer.chunkFrames + analyzer.settlingFrames + (analyzer.scope == .everything ? spectrum.windowSize : 0)
         channels = analyzer.file.format.channels
         window = FrameWindow(reader: reader, capacity: capacity)
         rowLength = capacity + 2 * Self.padding
@@ -99,7 +99,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         var result = AnalysisChunk(
             index: chunk, levels: [], truePeaks: [], truePeakFrames: [], nonFiniteSamples: [], firstSubBlock: firstSubBlock,
             weightedEnergy: [Double](repeating: 0, count: subBlocks), squares: [Double](repeating: 0, count: subBlocks * channels),
-            power: [Double](repeating: 0, count: transform.binCount * channels),
+            power: [Double](repeating: 0, count: analyzer.scope == .everything ? transform.binCount * channels : 0),
             strongestBins: [(bin: Int, power: Double)](
                 repeating: (0, 0), count: analyzer.distortionBins == nil ? 0 : segmentStarts.count * channels),
             segments: segmentStarts.count,
@@ -262,6 +262,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private func addSegments(
         _ channel: Int, _ frames: ChunkFrames, starts: [Int64], power: inout [Double], strongestBins: inout [(bin: Int, power: Double)]
     ) {
+        // A loudness pass has no segments, and no bins to sum them into.
+        guard !starts.isEmpty else { return }
         let bins = transform.binCount
         let row = UnsafeBufferPointer(row(channel))
         power.withUnsafeMutableBufferPointer { power in

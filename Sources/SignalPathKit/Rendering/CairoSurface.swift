@@ -9,10 +9,11 @@ public enum ChartFormat: String, Sendable, CaseIterable {
 /// to Cairo, and no Cairo pointer leaves it.
 ///
 /// libcairo is not linked but opened with `dlopen` on first use. Linked, it and the libraries it
-/// needs (pixman, fontconfig, freetype, libpng, xcb, xrender, …: 22 more shared objects) are
-/// loaded and relocated at every start of every command; `signalpath info` on a short WAV took
-/// MEASURE_WITHOUT ms without and MEASURE_WITH ms with them (release build, `perf stat -r 200`, 2 cores; see
-/// docs/ARCHITECTURE.md, "Charts"). Opened here, only a command that draws a chart pays, once.
+/// needs (pixman, fontconfig, freetype, libpng, xcb, xrender, …) would be loaded and relocated at
+/// every start of every command: 46 shared objects instead of 27, and `signalpath info` on a
+/// short WAV took 16.7–19.8 ms of CPU instead of 15.2–17.0 (release build, `perf stat -r 100`,
+/// libcairo preloaded into the same binary; docs/ARCHITECTURE.md, "Charts"). Opened here, only a
+/// command that draws a chart pays, once.
 /// Each function is called through a pointer typed from its declaration in Cairo's header
 /// (`Sources/CCairo/shim.h`), so a call cannot disagree with the C signature.
 public enum ChartRenderer {

@@ -194,13 +194,10 @@ extension Chart {
         out.append(.image(raster, rect))
         let axis = theme.color(.axis), muted = theme.color(.mutedText)
         let span = bar.range.upperBound - bar.range.lowerBound
-        out.append(
-            .path(
-                points: [
-                    (crisp(rect.x), crisp(rect.y)), (crisp(rect.maxX), crisp(rect.y)), (crisp(rect.maxX), crisp(rect.maxY)), (crisp(rect.x), crisp(rect.maxY)),
-                    (crisp(rect.x), crisp(rect.y)),
-                ],
-                stroke: axis, fill: nil, width: 1 / pixelScale, dash: []))
+        // The frame just outside the bar, as around a plot: every row of the bar shows the map.
+        let hairline = 1 / pixelScale
+        let left = crisp(rect.x - hairline), top = crisp(rect.y - hairline), right = crisp(rect.maxX), bottom = crisp(rect.maxY)
+        out.append(.path(points: [(left, top), (right, top), (right, bottom), (left, bottom), (left, top)], stroke: axis, fill: nil, width: hairline, dash: []))
         for tick in bar.ticks where span > 0 {
             let ty = crisp(rect.maxY - (tick.value - bar.range.lowerBound) / span * rect.height)
             out.append(.path(points: [(rect.maxX, ty), (rect.maxX + 0.4 * font, ty)], stroke: axis, fill: nil, width: 1 / pixelScale, dash: []))

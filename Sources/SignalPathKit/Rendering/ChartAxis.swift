@@ -48,12 +48,15 @@ public struct ChartAxis: Sendable {
         }
     }
 
-    /// A frequency axis: decades with 2 and 5 between them on a log scale (minor ticks at the
-    /// other multiples), or 1-2-5 steps giving about `count` ticks on a linear one; labels `20`,
+    /// A frequency axis: decades (with 2 and 5 between them when about `count` labels allow) on a
+    /// log scale, minor ticks at the other multiples, or 1-2-5 steps giving about `count` ticks
+    /// on a linear one; labels `20`,
     /// `1k`, `2.5k`.
     public static func frequency(range: ClosedRange<Double>, logarithmic: Bool, count: Int = 10) -> ChartAxis {
         let axis = FrequencyAxis(range: range, logarithmic: logarithmic)
-        var ticks = axis.ticks(count: count, dense: true).map { ChartTick($0.frequency, $0.label) }
+        // 2 and 5 between the decades where `count` leaves room for three labels a decade.
+        let dense = Double(count) >= 3 * log10(range.upperBound / max(range.lowerBound, 1e-9))
+        var ticks = axis.ticks(count: count, dense: dense).map { ChartTick($0.frequency, $0.label) }
         if axis.logarithmic {
             var decade = pow(10, floor(log10(range.lowerBound)))
             while decade <= range.upperBound {
@@ -76,10 +79,14 @@ public struct ChartAxis: Sendable {
         let rough = span / Double(max(1, count))
         let magnitude = pow(10, floor(log10(rough)))
         let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough * 0.999 } ?? 10 * magnitude
+        // index × step as index × multiple ÷ 10ⁿ for small steps: 3 × 0.2 would be 0.6000000000000001.
+        let divisor = magnitude < 1 ? (1 / magnitude).rounded() : 1
+        let unit = step * divisor
         var values: [Double] = []
         var index = (range.lowerBound / step).rounded(.up)
         while index * step <= range.upperBound + step * 1e-9 {
-            values.append(index * step == 0 ? 0 : index * step)  // no -0
+            let value = (index * unit).rounded() / divisor
+            values.append(value == 0 ? 0 : value)  // no -0
             index += 1
         }
         return values

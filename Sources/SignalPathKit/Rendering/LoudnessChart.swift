@@ -6,9 +6,9 @@ extension LoudnessPlot {
     public func chart(_ style: ChartStyle) -> Chart {
         let levels = self.levels
         let span = levels.upperBound - levels.lowerBound
-        let ticks = ChartAxis.steps(levels, count: Int(span / (span > 50 ? 10 : 5))).map { ChartTick($0, UnitFormat.shortest($0)) }
+        let ticks = ChartAxis.steps(levels, count: min(Int(span / 5), style.tickCounts.vertical)).map { ChartTick($0, UnitFormat.shortest($0)) }
         let y = ChartAxis(range: levels, label: "Loudness (LUFS)", ticks: ticks)
-        let x = ChartAxis.time(range: times)
+        let x = ChartAxis.time(range: times, count: style.tickCounts.horizontal)
         let titles = ChartStyle.split(title)
         let subtitle = ([titles.subtitle] + summary.prefix(1)).filter { !$0.isEmpty }.joined(separator: " · ")
         var chart = style.chart(title: titles.title, subtitle: subtitle, x: x, panels: [ChartPanel(y: y)])

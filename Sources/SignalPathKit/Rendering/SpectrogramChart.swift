@@ -26,10 +26,10 @@ public struct SpectrogramChart: Sendable {
         times: ClosedRange<Double>, floor: Double, colorMap: ColorMap
     ) {
         let titles = ChartStyle.split(title)
-        let y = ChartAxis.frequency(range: frequencyRange, logarithmic: logarithmic)
+        let y = ChartAxis.frequency(range: frequencyRange, logarithmic: logarithmic, count: style.tickCounts.vertical)
         var yAxis = y
         yAxis.grid = false
-        var x = ChartAxis.time(range: times)
+        var x = ChartAxis.time(range: times, count: style.tickCounts.horizontal)
         x.grid = false
         var chart = style.chart(title: titles.title, subtitle: titles.subtitle, x: x, panels: [ChartPanel(y: yAxis)])
         chart.colorBar = ChartColorBar(colorMap: colorMap, range: floor...(floor + 1), label: "Level (\(unit))")
@@ -54,13 +54,24 @@ public struct SpectrogramChart: Sendable {
 
     /// Sets pixel column `column` from one frame's levels (dB per bin).
     public mutating func set(column: Int, levels frame: [Double]) {
+        set(column: column, frame) { $0 }
+    }
+
+    /// Sets pixel column `column` from one frame's powers (`PowerSpectrum.powers(in:)`): each
+    /// pixel is 10·log10 of the largest power of its bins, so one logarithm per pixel, not per bin.
+    public mutating func set(column: Int, powers frame: [Double]) {
+        set(column: column, frame) { 10 * log10($0) }
+    }
+
+    private mutating func set(column: Int, _ frame: [Double], level: (Double) -> Double) {
         guard column >= 0, column < columns else { return }
         let base = column * rows
         for row in 0..<rows {
             var largest = -Double.infinity
             for bin in rowBins[row] where frame[bin] > largest { largest = frame[bin] }
-            levels[base + row] = Float(largest)
-            if largest.isFinite && largest > highest { highest = largest }
+            let value = level(largest)
+            levels[base + row] = Float(value)
+            if value.isFinite && value > highest { highest = value }
         }
     }
 

@@ -12,6 +12,13 @@ public struct ChartStyle: Sendable {
         self.theme = theme
     }
 
+    /// About how many labelled ticks fit up a plot of this chart (one per 2.6 lines of labels)
+    /// and across it (one per 9 label widths), so that a small chart is not crowded.
+    public var tickCounts: (vertical: Int, horizontal: Int) {
+        let font = 12 * min(2, max(0.6, min(width / Chart.defaultSize.width, height / Chart.defaultSize.height)))
+        return (max(3, Int((height - 9 * font) / (2.6 * font))), max(3, Int(width / (9 * font))))
+    }
+
     /// An empty chart in this style.
     public func chart(title: String, subtitle: String, x: ChartAxis, panels: [ChartPanel]) -> Chart {
         Chart(width: width, height: height, pixelScale: pixelScale, theme: theme, title: title, subtitle: subtitle, x: x, panels: panels)
@@ -37,10 +44,10 @@ extension SpectrumPlot {
     public func chart(_ style: ChartStyle, bands: [OctaveBand]? = nil) -> Chart {
         let levels = self.levels
         let axis = self.axis
-        let x = ChartAxis.frequency(range: axis.range, logarithmic: axis.logarithmic)
+        let x = ChartAxis.frequency(range: axis.range, logarithmic: axis.logarithmic, count: style.tickCounts.horizontal)
         let span = levels.upperBound - levels.lowerBound
-        let step = span > 160 ? 20.0 : 10.0
-        let levelTicks = ChartAxis.steps(levels, count: Int(span / step)).map { ChartTick($0, UnitFormat.shortest($0)) }
+        // Every 10 dB where there is room, else 20, 50, …
+        let levelTicks = ChartAxis.steps(levels, count: min(Int(span / 10), style.tickCounts.vertical)).map { ChartTick($0, UnitFormat.shortest($0)) }
         let y = ChartAxis(range: levels, label: "Level (\(unit))", ticks: levelTicks)
         let titles = ChartStyle.split(title)
         var chart = style.chart(title: titles.title, subtitle: titles.subtitle + " · \(unit)", x: x, panels: [ChartPanel(y: y)])

@@ -71,9 +71,11 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
 
     func run() async throws {
         var writer = try ResultWriter(output: output, schema: LoudnessSummary.schema)
+        // Once, before the first row: a file that fails after its rows began is not a success.
+        var wroteHeader = false
         for path in input.files {
             do throws(SignalPathError) {
-                try await measure(path, writer: &writer)
+                try await measure(path, writer: &writer, wroteHeader: &wroteHeader)
             } catch {
                 writer.failed(error)
             }
@@ -83,7 +85,7 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
 
     /// One file: the pass, with the series written (CSV, NDJSON) or kept (JSON, chart) as its
     /// points come.
-    private func measure(_ path: String, writer: inout ResultWriter) async throws(SignalPathError) {
+    private func measure(_ path: String, writer: inout ResultWriter, wroteHeader: inout Bool) async throws(SignalPathError) {
         let file = try AudioFile.openNoting(path)
         let frames = try range.frames(in: file)
         let format = writer.format
@@ -96,7 +98,8 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         var pending = ""
         let sink = writer
         let prefix = input.files.count > 1 ? [path] : []
-        if (format == .csv || format == .tsv) && writer.successes == 0 {
+        if (format == .csv || format == .tsv) && !wroteHeader {
+            wroteHeader = true
             var table = DelimitedText(format == .tsv ? .tsv : .csv)
             table.append((prefix.isEmpty ? [] : ["path"]) + LoudnessSummary.csvHeader)
             sink.write(table.text)

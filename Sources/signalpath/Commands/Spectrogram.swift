@@ -161,7 +161,7 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
             logarithmic: logarithmic, times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate, floor: plotting.floorLevel,
             colorMap: colormap ?? .viridis)
         let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .mix, parameters: parameters, columns: view.columns)
-        try analyzer.run { frame throws(SignalPathError) in view.set(column: frame.index, levels: analyzer.spectrum(of: frame).values(in: presentation.scale)[0]) }
+        try analyzer.run { frame throws(SignalPathError) in view.set(column: frame.index, powers: analyzer.spectrum(of: frame).powers(in: presentation.scale)[0]) }
         let ceiling = plotting.ceiling ?? max(Self.defaultCeiling(highest: view.highest, scale: presentation.scale), plotting.floorLevel + 10)
         return try ChartRenderer.render(view.finished(ceiling: ceiling), as: format.chart!)
     }

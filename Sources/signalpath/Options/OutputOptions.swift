@@ -89,7 +89,8 @@ extension DataCommand {
     static var formatHelp: String {
         let descriptions: [OutputFormat: String] = [
             .plot: "plot (the picture, for a terminal)", .text: "text (the report for people)", .csv: "csv", .tsv: "tsv",
-            .json: "json (one document)", .ndjson: "ndjson (one line per \(name == "spectrogram" ? "frame and channel" : "file"))",
+            .json: "json (one document)",
+            .ndjson: "ndjson (one line per \(name == "spectrogram" ? "frame and channel" : name == "loudness" ? "point, then one per file" : "file"))",
             .svg: "svg", .png: "png", .pdf: "pdf (the picture as a chart file)",
         ]
         let defaults =

@@ -20,7 +20,7 @@ struct PlotOptions: ParsableArguments {
     var color: ColorDepth.Choice?
 
     // Levels are negative: `.unconditional` takes `-90` as the value, not as an option.
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Lowest level shown, dB (default: \(Int(defaultFloor))).", valueName: "db"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Lowest level shown, dB (default: \(Int(defaultFloor)); for loudness, 40 LU below the top).", valueName: "db"))
     var floor: Double?
 
     @Option(
