@@ -34,7 +34,7 @@ struct BatchOutputCLITests {
     /// Pictures: the same pixels but for glyph anti-aliasing (Cairo caches glyphs per process, so
     /// a chart's bold title and names can differ after other charts were drawn: measured 1.9 % of the pixels
     /// of a 320 × 180 chart, all in bold text; a trace or axis drawn elsewhere changes far more).
-    @Test("each input's file holds what a call with that input alone and --output writes", arguments: ["waveform", "spectrogram", "spectrum"])
+    @Test("each input's file holds what a call with that input alone and --output writes", arguments: ["waveform", "spectrogram", "spectrum", "loudness"])
     func sameAsAlone(command: String) throws {
         let files = try inputs()
         let options = ["--size", "320x180"] + (command == "spectrogram" ? ["--fft-size", "512"] : [])

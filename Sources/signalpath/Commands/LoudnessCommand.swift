@@ -36,6 +36,7 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
     static let name = "loudness"
     static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg, .png, .pdf]
     static let view = TerminalView.picture
+    static let writesFilePerInput = true
 
     @OptionGroup var input: FileArguments
     @OptionGroup var range: RangeOptions
@@ -66,26 +67,20 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         if plotting.linear { throw ValidationError("--linear applies to a frequency axis; loudness is drawn over time, which is always linear.") }
         if tolerance != nil && target == nil { throw ValidationError("--tolerance is the width of the --target band; give --target too.") }
         if target != nil && !format.isPicture { throw ValidationError("--target is drawn on the chart (--format plot, svg, png or pdf), not written to \(format.rawValue).") }
-        if format.chart != nil && input.files.count > 1 { throw ValidationError("A chart file holds one chart; name one input file.") }
+        try output.check(inputs: input.files)
     }
 
     func run() async throws {
-        var writer = try ResultWriter(output: output, schema: LoudnessSummary.schema)
-        // Once, before the first row: a file that fails after its rows began is not a success.
-        var wroteHeader = false
-        for path in input.files {
-            do throws(SignalPathError) {
-                try await measure(path, writer: &writer, wroteHeader: &wroteHeader)
-            } catch {
-                writer.failed(error)
-            }
+        let command = self
+        try await FileBatch(files: input.files, output: output, schema: LoudnessSummary.schema, jobs: jobs.workers).run { item, writer throws(SignalPathError) in
+            try await command.measure(item, writer: &writer)
         }
-        try writer.finish()
     }
 
     /// One file: the pass, with the series written (CSV, NDJSON) or kept (JSON, chart) as its
     /// points come.
-    private func measure(_ path: String, writer: inout ResultWriter, wroteHeader: inout Bool) async throws(SignalPathError) {
+    private func measure(_ item: FileBatch<LoudnessCommand>.Item, writer: inout ResultWriter) async throws(SignalPathError) {
+        let path = item.path
         let file = try AudioFile.openNoting(path)
         let frames = try range.frames(in: file)
         let format = writer.format
@@ -97,16 +92,17 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         // Rows go out in batches: one write per point would be a system call per 100 ms of audio.
         var pending = ""
         let sink = writer
-        let prefix = input.files.count > 1 ? [path] : []
-        if (format == .csv || format == .tsv) && !wroteHeader {
-            wroteHeader = true
+        let prefix = item.pathColumn.map { [$0] } ?? []
+        // Once, before the first row: a file that fails after its rows began is not a success.
+        if (format == .csv || format == .tsv) && !writer.wroteHeader {
+            writer.wroteHeader = true
             var table = DelimitedText(format == .tsv ? .tsv : .csv)
             table.append((prefix.isEmpty ? [] : ["path"]) + LoudnessSummary.csvHeader)
             sink.write(table.text)
         }
         let ndjsonPrefix: [JSONValue.Member] = [.init("schema", .string(LoudnessSummary.schema)), .init("path", .string(path))]
         let analysis = try await analyzer.run(
-            workers: jobs.workers, progress: { progress.update($0) },
+            workers: item.workers, progress: { progress.update($0) },
             subBlocks: { energy, frameCount in
                 guard let point = series.add(energy: energy, frames: frameCount) else { return }
                 switch format {

@@ -147,7 +147,7 @@ struct OutputOptions<Command: DataCommand>: ParsableArguments {
         guard let pattern else {
             if inputs.count > 1 && resolvedFormat.isPicture {
                 let suggestion = Command.writesFilePerInput ? "; for a file per input, name a pattern such as '{stem}.\(resolvedFormat.rawValue)'" : ""
-                throw ValidationError("--output \(output) holds one picture, and \(inputs.count) files are named\(suggestion).")
+                throw ValidationError("--output \(output) holds one chart, and \(inputs.count) files are named\(suggestion).")
             }
             return
         }
