@@ -74,6 +74,8 @@ struct BatchOutputCLITests {
     @Test("a picture file cannot take several inputs; data can (one table), and a plain name with one input is as before")
     func plainNames() throws {
         let files = try inputs()
+        let piped = try signalpath(["waveform"] + files + ["--format", "png"])
+        #expect(piped.status == 64 && piped.stdoutData.isEmpty && piped.stderr.contains("Standard output holds one chart"), "\(piped.stderr)")
         for name in ["all.svg", "all.png", "all.pdf"] {
             let refused = try signalpath(["waveform"] + files + ["--output", scratch.file(name)])
             #expect(refused.status == 64 && refused.stderr.contains("{stem}"), "\(refused.stderr)")

@@ -143,7 +143,14 @@ struct OutputOptions<Command: DataCommand>: ParsableArguments {
     /// one picture cannot take several inputs without a pattern, and a pattern must give each
     /// input its own file. Data formats (CSV, JSON, …) hold several files in one document.
     func check(inputs: [String]) throws {
-        guard let output else { return }
+        guard let output else {
+            // Chart files one after another on standard output would be one broken file.
+            if inputs.count > 1, let chart = resolvedFormat.chart {
+                let suggestion = Command.writesFilePerInput ? " or a pattern such as --output '{stem}.\(chart.rawValue)'" : ""
+                throw ValidationError("Standard output holds one chart, and \(inputs.count) files are named; name one file\(suggestion).")
+            }
+            return
+        }
         guard let pattern else {
             if inputs.count > 1 && resolvedFormat.isPicture {
                 let suggestion = Command.writesFilePerInput ? "; for a file per input, name a pattern such as '{stem}.\(resolvedFormat.rawValue)'" : ""
