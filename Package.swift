@@ -27,9 +27,14 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
+        // Declarations only: libcairo is opened on a chart's first use (Rendering/CairoSurface.swift).
+        .systemLibrary(
+            name: "CCairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
         .target(
             name: "SignalPathKit",
-            dependencies: ["CSndFile", "CFFTW", "CALSA"]
+            dependencies: ["CSndFile", "CFFTW", "CALSA", "CCairo"]
         ),
         .executableTarget(
             name: "signalpath",

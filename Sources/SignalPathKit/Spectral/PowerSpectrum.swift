@@ -51,6 +51,20 @@ public struct PowerSpectrum: Sendable {
     /// Converts mean-square values (as `meanSquare()` gives) to `scale`; −∞ dB where there is no
     /// power at all (digital silence).
     public func values(fromMeanSquare meanSquare: [[Double]], in scale: SpectrumScale) -> [[Double]] {
+        powers(fromMeanSquare: meanSquare, in: scale).map { channel in
+            channel.map { linear in scale == .linear ? linear.squareRoot() : 10 * log10(linear) }
+        }
+    }
+
+    /// The power quantity whose 10·log10 is `values(in: scale)` (for `.linear`, whose square root
+    /// it is), per channel and bin. A picture that shows the largest of several bins takes it
+    /// here and converts only that one: the logarithm is monotonic, and it was a tenth of the
+    /// time of a spectrogram chart when taken for every bin.
+    public func powers(in scale: SpectrumScale) -> [[Double]] {
+        powers(fromMeanSquare: meanSquare(), in: scale)
+    }
+
+    private func powers(fromMeanSquare meanSquare: [[Double]], in scale: SpectrumScale) -> [[Double]] {
         // Mean square → the scale's linear quantity.
         let factor: Double
         switch scale {
@@ -59,14 +73,8 @@ public struct PowerSpectrum: Sendable {
         case .psd: factor = (windowSum * windowSum) / (windowSumOfSquares * Double(sampleRate))
         }
         return meanSquare.map { channel in
-            channel.enumerated().map { bin, value in
-                // DC and Nyquist are not doubled in a single-sided spectrum, and a DC offset d reads d.
-                let linear = value * (isDoubled(bin: bin) || scale == .psd ? factor : 1)
-                switch scale {
-                case .linear: return linear.squareRoot()
-                default: return 10 * log10(linear)
-                }
-            }
+            // DC and Nyquist are not doubled in a single-sided spectrum, and a DC offset d reads d.
+            channel.enumerated().map { bin, value in value * (isDoubled(bin: bin) || scale == .psd ? factor : 1) }
         }
     }
 
