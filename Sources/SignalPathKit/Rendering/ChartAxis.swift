@@ -92,7 +92,7 @@ public struct ChartAxis: Sendable {
         return values
     }
 
-    /// A time axis in seconds, labelled `12.5 s` or, from a minute on, `m:ss`.
+    /// A time axis in seconds, labelled `12.5 s` or, from a minute on, `m:ss` (`h:mm:ss` from an hour).
     public static func time(range: ClosedRange<Double>, count: Int = 8) -> ChartAxis {
         let long = range.upperBound >= 60
         var candidates = steps(range, count: count)
@@ -111,13 +111,14 @@ public struct ChartAxis: Sendable {
         let ticks = candidates.map { value in
             ChartTick(value, long ? minutesAndSeconds(value) : UnitFormat.shortest(value) + " s")
         }
-        return ChartAxis(range: range, label: long ? "Time (m:ss)" : "Time (s)", ticks: ticks)
+        return ChartAxis(range: range, label: range.upperBound >= 3600 ? "Time (h:mm:ss)" : long ? "Time (m:ss)" : "Time (s)", ticks: ticks)
     }
 
-    /// `1:05`, `61:40` (minutes are not folded into hours: a chart axis stays short).
+    /// `1:05`, `59:40`, and from an hour `1:01:40`, as the loudness view's clock reads.
     static func minutesAndSeconds(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
-        let rest = whole % 60
-        return "\(whole / 60):" + (rest < 10 ? "0" : "") + "\(rest)"
+        func two(_ value: Int) -> String { (value < 10 ? "0" : "") + "\(value)" }
+        if whole >= 3600 { return "\(whole / 3600):\(two(whole / 60 % 60)):\(two(whole % 60))" }
+        return "\(whole / 60):\(two(whole % 60))"
     }
 }

@@ -50,7 +50,7 @@ struct ChartTests {
         #expect(frequency.ticks.contains { !$0.major && $0.value == 300 })
         #expect(ChartAxis.time(range: 0...3).ticks.map(\.label) == ["0 s", "0.5 s", "1 s", "1.5 s", "2 s", "2.5 s", "3 s"])
         let hour = ChartAxis.time(range: 0...3600)
-        #expect(hour.label == "Time (m:ss)" && hour.ticks.map(\.label) == ["0:00", "10:00", "20:00", "30:00", "40:00", "50:00", "60:00"])
+        #expect(hour.label == "Time (h:mm:ss)" && hour.ticks.map(\.label) == ["0:00", "10:00", "20:00", "30:00", "40:00", "50:00", "1:00:00"])
         #expect(ChartAxis.time(range: 0...90).ticks.map(\.label).contains("1:15"))
     }
 
