@@ -32,9 +32,14 @@ let package = Package(
             name: "CCairo",
             providers: [.apt(["libcairo2-dev"])]
         ),
+        // Declarations only: libz is opened when a PNG is first written (Support/Deflate.swift).
+        .systemLibrary(
+            name: "CZLib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "SignalPathKit",
-            dependencies: ["CSndFile", "CFFTW", "CALSA", "CCairo"]
+            dependencies: ["CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib"]
         ),
         .executableTarget(
             name: "signalpath",

@@ -13,6 +13,14 @@ public struct ChartRaster: Sendable {
         pixels = [UInt32](repeating: Self.pixel(fill), count: width * height)
     }
 
+    /// A raster of `pixels` given row by row (`width × height` of them).
+    public init(width: Int, height: Int, pixels: [UInt32]) {
+        precondition(width > 0 && height > 0 && pixels.count == width * height)
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
     public static func pixel(_ color: RGB) -> UInt32 {
         0xFF00_0000 | UInt32(color.red) << 16 | UInt32(color.green) << 8 | UInt32(color.blue)
     }
