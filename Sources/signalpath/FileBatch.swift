@@ -46,6 +46,7 @@ struct FileBatch<Command: DataCommand> {
             return
         }
         let files = self.files, format = output.resolvedFormat, schema = self.schema, overwrite = output.force
+        if files.count > 1 { keepFreedMemoryForReuse() }
         let atOnce = max(1, min(jobs, files.count))
         let workers = max(1, jobs / atOnce)
         let progress = ProgressLine(label: "\(Command.name): \(files.count) file\(files.count == 1 ? "" : "s")")

@@ -38,18 +38,58 @@ public struct SpectrogramChart: Sendable {
         self.colorMap = colorMap
         self.floor = floor
         let rows = self.rows
+        // Frequencies rise bin by bin: each row's bins by binary search (a linear scan per row
+        // was 3.5 % of a batch of short spectrograms).
+        func firstBin(atOrAbove value: Double) -> Int {
+            var low = 0, high = frequencies.count
+            while low < high {
+                let middle = (low + high) / 2
+                if frequencies[middle] >= value { high = middle } else { low = middle + 1 }
+            }
+            return low
+        }
         rowBins = (0..<rows).map { row in
             let top = y.value(at: 1 - Double(row) / Double(rows))
             let bottom = y.value(at: 1 - Double(row + 1) / Double(rows))
-            let lower = frequencies.firstIndex { $0 >= bottom } ?? frequencies.count - 1
-            let upper = frequencies.lastIndex { $0 < top } ?? 0
+            let lowerFound = firstBin(atOrAbove: bottom)
+            let lower = lowerFound < frequencies.count ? lowerFound : frequencies.count - 1
+            let upper = max(firstBin(atOrAbove: top) - 1, 0)  // the last below top, or 0
             if upper >= lower { return lower..<upper + 1 }
-            // A row narrower than a bin: the bin nearest its middle.
+            // A row narrower than a bin: the bin nearest its middle (the first of two as near).
             let middle = y.value(at: 1 - (Double(row) + 0.5) / Double(rows))
-            let nearest = frequencies.indices.min { abs(frequencies[$0] - middle) < abs(frequencies[$1] - middle) } ?? 0
+            let above = firstBin(atOrAbove: middle)
+            guard above > 0 else { return 0..<1 }
+            guard above < frequencies.count else { return frequencies.count - 1..<frequencies.count }
+            let nearest = abs(frequencies[above - 1] - middle) <= abs(frequencies[above] - middle) ? above - 1 : above
             return nearest..<nearest + 1
         }
         levels = [Float](repeating: -.infinity, count: columns * rows)
+    }
+
+    /// How many frames to ask the analyser for over `frameCount` frames of `windowSize`-frame
+    /// segments: one per pixel column, or fewer when pixel columns would start less than an eighth
+    /// of a segment apart (a short file in a wide chart), where each frame then fills the pixel
+    /// columns it covers (`set(frame:of:powers:)`). A step finer than that shows nothing the
+    /// window has not already smeared over eight steps, and cost a transform and a column of
+    /// conversions per pixel: 3-second files at 1200 px took 1 100 transforms of 4 096 points
+    /// instead of 281 (docs/ARCHITECTURE.md, "Charts").
+    public func analysisColumns(frameCount: Int64, windowSize: Int) -> Int {
+        let step = Int64(max(1, windowSize / 8))
+        return Int(max(1, min(Int64(columns), frameCount / step)))
+    }
+
+    /// Sets the pixel columns of analyser frame `index` of `count` (`analysisColumns`) from its
+    /// powers: pixel column p shows frame ⌊p·count/columns⌋, levels computed once per frame.
+    public mutating func set(frame index: Int, of count: Int, powers frame: [Double]) {
+        guard count < columns else { return set(column: index, powers: frame) }
+        // The first pixel column p with ⌊p·count/columns⌋ ≥ index is ⌈index·columns/count⌉.
+        let first = (index * columns + count - 1) / count, end = min(columns, ((index + 1) * columns + count - 1) / count)
+        guard first < end else { return }
+        set(column: first, powers: frame)
+        let source = first * rows
+        for column in first + 1..<end {
+            for row in 0..<rows { levels[column * rows + row] = levels[source + row] }
+        }
     }
 
     /// Sets pixel column `column` from one frame's levels (dB per bin).
@@ -79,14 +119,26 @@ public struct SpectrogramChart: Sendable {
     public func finished(ceiling: Double) -> Chart {
         let span = max(ceiling - floor, 1e-9)
         let palette = (0...255).map { ChartRaster.pixel(colorMap.color(UInt8($0))) }
-        var raster = ChartRaster(width: columns, height: rows)
-        for column in 0..<columns {
-            for row in 0..<rows {
-                let level = Double(levels[column * rows + row])
-                let heat = level.isFinite ? max(0, min(255, Int(((level - floor) / span * 255).rounded()))) : 0
-                raster[column, row] = palette[heat]
+        let columns = self.columns, rows = self.rows, floor = self.floor, scale = 255 / span
+        // Column by column, as the levels lie, into the raster's rows (16 columns share a cache
+        // line there); every pixel written once, no fill first. The heat is rounded half up
+        // inside 0…255; −∞ (silence) and NaN are the cold end.
+        let pixels = [UInt32](unsafeUninitializedCapacity: columns * rows) { out, count in
+            levels.withUnsafeBufferPointer { levels in
+                palette.withUnsafeBufferPointer { palette in
+                    for column in 0..<columns {
+                        let source = column * rows
+                        for row in 0..<rows {
+                            let heat = (Double(levels[source + row]) - floor) * scale
+                            let index = heat > 0 ? (heat < 255 ? Int(heat + 0.5) : heat.isFinite ? 255 : 0) : 0
+                            out[row * columns + column] = palette[index]
+                        }
+                    }
+                }
             }
+            count = columns * rows
         }
+        let raster = ChartRaster(width: columns, height: rows, pixels: pixels)
         var chart = self.chart
         chart.panels[0].marks = [.raster(raster)]
         chart.colorBar?.range = floor...ceiling

@@ -160,8 +160,11 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
             plotting.chartStyle, title: probe.title(scale: presentation.scale), unit: unit, frequencies: probe.frequencies, frequencyRange: range,
             logarithmic: logarithmic, times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate, floor: plotting.floorLevel,
             colorMap: colormap ?? .viridis)
-        let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .mix, parameters: parameters, columns: view.columns)
-        try analyzer.run { frame throws(SignalPathError) in view.set(column: frame.index, powers: analyzer.spectrum(of: frame).powers(in: presentation.scale)[0]) }
+        let count = view.analysisColumns(frameCount: Int64(frames.count), windowSize: probe.parameters.windowSize)
+        let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .mix, parameters: parameters, columns: count)
+        try analyzer.run { frame throws(SignalPathError) in
+            view.set(frame: frame.index, of: count, powers: analyzer.spectrum(of: frame).powers(in: presentation.scale)[0])
+        }
         let ceiling = plotting.ceiling ?? max(Self.defaultCeiling(highest: view.highest, scale: presentation.scale), plotting.floorLevel + 10)
         return try ChartRenderer.render(view.finished(ceiling: ceiling), as: format.chart!)
     }
