@@ -284,6 +284,45 @@ struct OptionAuditCLITests {
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
+    /// The rule for every command that takes several files and --output: a command whose result
+    /// is each file's own (a picture, a series, an event list) writes a file per input with a
+    /// pattern; one whose result is one report for the call (info, analyze, check: one document,
+    /// one verdict) refuses a pattern with one usage error naming --output, and writes nothing.
+    @Test(
+        "a pattern writes each input's file as that input alone, or is refused with one usage error that creates nothing",
+        arguments: ["info", "analyze", "check", "events", "loudness", "spectrum", "spectrogram", "waveform"])
+    func patternOrRefusal(command: String) throws {
+        // Two inputs in two folders, named alike: {dir} keeps their files apart.
+        var files: [String] = []
+        for (folder, source) in [("a", "sine-1k-48k-s16-mono.wav"), ("b", "stereo-440L-880R-44k1-s16.wav")] {
+            let directory = scratch.file("pattern-\(command)/\(folder)")
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: sample(source), toPath: directory + "/x.wav")
+            files.append(directory + "/x.wav")
+        }
+        func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+        let extra =
+            switch command {
+            case "spectrogram": ["--fft-size", "512"]
+            case "check": ["--profile", "streaming"]
+            case "waveform": ["--columns", "4"]
+            default: [String]()
+            }
+        let result = try signalpath([command] + files + ["--output", "{dir}/{stem}.json", "--jobs", "2"] + extra)
+        let written = files.map { String($0.dropLast(".wav".count)) + ".json" }
+        if ["info", "analyze", "check"].contains(command) {
+            #expect(result.status == 64, "\(command): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: --output ") && result.stderr.contains("one result for all its files"), "\(result.stderr)")
+            #expect(written.allSatisfy { contents($0) == nil })
+            return
+        }
+        #expect(result.status == 0, "\(command): \(result.stderr)")
+        for (input, target) in zip(files, written) {
+            let alone = try signalpath([command, input, "--format", "json"] + extra)
+            #expect(contents(target) == alone.stdoutData, "\(command) \(input)")
+        }
+    }
+
     @Test("--force: an existing output is kept without it and replaced with it, in every command that writes a file")
     func force() throws {
         let input = sample("sine-1k-48k-s16-mono.wav")
@@ -291,6 +330,8 @@ struct OptionAuditCLITests {
         for (arguments, name) in [
             (["info", input, "--output"], "info.json"), (["analyze", input, "--output"], "analyze.csv"), (["spectrum", input, "--output"], "spectrum.csv"),
             (["spectrogram", input, "--fft-size", "1024", "--output"], "spectrogram.csv"), (["waveform", input, "--output"], "waveform.json"),
+            (["loudness", input, "--output"], "loudness.csv"), (["events", input, "--output"], "events.json"),
+            (["check", input, "--profile", "streaming", "--target-lufs", "-9", "--output"], "check.json"), (["spectrum", input, "--output"], "spectrum.png"),
             (["record", "--input", "-", "--raw", "s16le"], "take.wav"),
         ] {
             let path = scratch.write(name, Array("keep me".utf8))

@@ -1,9 +1,5 @@
 import CZLib
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// zlib's deflate and CRC-32, for the PNG files signalpath writes itself (`PNGEncoder`): the only
 /// Swift file that talks to zlib, and no zlib pointer leaves it.
 ///

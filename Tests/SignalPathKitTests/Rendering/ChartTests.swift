@@ -120,6 +120,38 @@ struct ChartTests {
         }
     }
 
+    @Test("short files: fewer analyser frames than pixel columns, each pixel column showing frame ⌊p·count/columns⌋ (a naive model)")
+    func spectrogramFramesAcrossColumns() {
+        let frequencies = (0...512).map { Double($0) * 46.875 }
+        var view = SpectrogramChart(
+            Self.small, title: "t.wav · x", unit: "dBFS", frequencies: frequencies, frequencyRange: 0...24_000, logarithmic: false, times: 0...1,
+            floor: -120, colorMap: .viridis)
+        // 1 s at 48 kHz with a 4096-frame window: a frame per 512 frames at most (93), fewer than
+        // the plot's columns; a long range keeps a frame per column.
+        let count = view.analysisColumns(frameCount: 48_000, windowSize: 4096)
+        #expect(count == min(view.columns, 93) && count < view.columns)
+        #expect(view.analysisColumns(frameCount: 48_000 * 3600, windowSize: 4096) == view.columns)
+        // Frame i holds one tone, in bin 8 + 4·(i mod 100): its pixel columns light that bin's row.
+        let bin = { (frame: Int) in 8 + 4 * (frame % 100) }
+        for frame in 0..<count {
+            view.set(frame: frame, of: count, powers: frequencies.indices.map { $0 == bin(frame) ? 1 : 1e-20 })
+        }
+        let chart = view.finished(ceiling: 0)
+        guard case .raster(let raster) = chart.panels[0].marks[0] else {
+            Issue.record("a raster mark")
+            return
+        }
+        let cold = ChartRaster.pixel(ColorMap.viridis.color(0))
+        var wrong: [Int] = []
+        for column in 0..<raster.width {
+            let frame = column * count / view.columns
+            let row = Int(((1 - frequencies[bin(frame)] / 24_000) * Double(raster.height)).rounded(.up)) - 1
+            let lit = (0..<raster.height).filter { raster[column, $0] != cold }
+            if lit != [row] { wrong.append(column) }
+        }
+        #expect(wrong.isEmpty, "columns not showing their frame's tone: \(wrong.prefix(10))")
+    }
+
     @Test("golden images: spectrum, spectrogram and loudness at 320×180, light and dark")
     func goldenImages() throws {
         var spectrum = syntheticPlot()
