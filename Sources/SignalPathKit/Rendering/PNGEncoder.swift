@@ -43,7 +43,8 @@ public enum PNGEncoder {
     private static func chunk(_ type: String, _ data: [UInt8], into file: inout [UInt8]) throws(SignalPathError) {
         file += bigEndian(UInt32(data.count))
         let start = file.count
-        file += Array(type.utf8) + data
+        file += Array(type.utf8)
+        file += data
         file += bigEndian(try Deflate.crc32(file[start...]))
     }
 

@@ -120,18 +120,23 @@ public struct SpectrogramChart: Sendable {
         let span = max(ceiling - floor, 1e-9)
         let palette = (0...255).map { ChartRaster.pixel(colorMap.color(UInt8($0))) }
         let columns = self.columns, rows = self.rows, floor = self.floor, scale = 255 / span
-        // Column by column, as the levels lie, into the raster's rows (16 columns share a cache
-        // line there); every pixel written once, no fill first. The heat is rounded half up
-        // inside 0…255; −∞ (silence) and NaN are the cold end.
+        // In tiles of 16 columns: each row of a tile is read from 16 columns of levels (cache
+        // lines reused down the tile) and written as 64 contiguous bytes; column by column, the
+        // writes a raster row apart cost 8 % of a batch of short spectrograms (perf). Every pixel
+        // is written once, no fill first. The heat is rounded half up inside 0…255; −∞
+        // (silence) and NaN are the cold end.
         let pixels = [UInt32](unsafeUninitializedCapacity: columns * rows) { out, count in
             levels.withUnsafeBufferPointer { levels in
                 palette.withUnsafeBufferPointer { palette in
-                    for column in 0..<columns {
-                        let source = column * rows
+                    for tile in stride(from: 0, to: columns, by: 16) {
+                        let end = min(tile + 16, columns)
                         for row in 0..<rows {
-                            let heat = (Double(levels[source + row]) - floor) * scale
-                            let index = heat > 0 ? (heat < 255 ? Int(heat + 0.5) : heat.isFinite ? 255 : 0) : 0
-                            out[row * columns + column] = palette[index]
+                            let target = row * columns
+                            for column in tile..<end {
+                                let heat = (Double(levels[column * rows + row]) - floor) * scale
+                                let index = heat > 0 ? (heat < 255 ? Int(heat + 0.5) : heat.isFinite ? 255 : 0) : 0
+                                out[target + column] = palette[index]
+                            }
                         }
                     }
                 }
