@@ -1,12 +1,10 @@
 /// A chart's pixels as a PNG file: 8-bit RGB, rows unfiltered, deflated by zlib at level 1
 /// (`Deflate`).
 ///
-/// Cairo's own PNG writer goes through libpng's defaults (zlib level 6, a filter tried per row):
-/// in a batch of 3-second spectrograms that was 40–54 % of the time (perf). On a 1200×675
-/// spectrogram of 3 s, zlib's CPU time and size were: level 6 unfiltered 46 ms, 209 kB; level 1
-/// unfiltered 13.5 ms, 345 kB; level 1 with the "up" or "sub" filter no faster and larger
-/// (491, 366 kB); run-length matching only (Z_RLE) 11 ms but 612–1339 kB. libpng's file was
-/// 294 kB. Level 1 unfiltered: about a fifth of the time for a file 1.2× the size.
+/// Not Cairo's PNG writer: libpng's defaults (level 6, a filter tried per row) were 40–54 % of a
+/// batch of 3-second spectrograms. Level 1 unfiltered took about a fifth of level 6's time for a
+/// file 1.2× libpng's; filters made it no faster and larger, run-length matching only slightly
+/// faster and 2–4× larger (figures: docs/ARCHITECTURE.md, "PNG written by signalpath").
 public enum PNGEncoder {
     /// `raster` (`0xAARRGGBB`, alpha ignored) as the bytes of a PNG file.
     public static func encode(_ raster: ChartRaster) throws(SignalPathError) -> [UInt8] {

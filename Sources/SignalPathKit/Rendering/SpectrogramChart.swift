@@ -72,7 +72,7 @@ public struct SpectrogramChart: Sendable {
     /// columns it covers (`set(frame:of:powers:)`). A step finer than that shows nothing the
     /// window has not already smeared over eight steps, and cost a transform and a column of
     /// conversions per pixel: 3-second files at 1200 px took 1 100 transforms of 4 096 points
-    /// instead of 281 (docs/ARCHITECTURE.md, "Charts").
+    /// instead of 281 (docs/ARCHITECTURE.md, "Charts: one description").
     public func analysisColumns(frameCount: Int64, windowSize: Int) -> Int {
         let step = Int64(max(1, windowSize / 8))
         return Int(max(1, min(Int64(columns), frameCount / step)))
