@@ -7,7 +7,7 @@ RELEASE := .build/release/signalpath
 
 # Debian packages: the C libraries signalpath links (libsndfile, FFTW, ALSA), and the tools the tests use as independent
 # encoders and references (sox, ffmpeg, espeak-ng for speech), and groff to render the man pages.
-APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libcairo2-dev zlib1g-dev fonts-dejavu-core sox ffmpeg espeak-ng groff-base librsvg2-bin poppler-utils
+APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libcairo2-dev zlib1g-dev fonts-dejavu-core sox ffmpeg espeak-ng alsa-utils groff-base librsvg2-bin poppler-utils
 # Python modules the tests use as references (numpy and scipy come with the machine's Python); Pillow
 # decodes the charts' PNGs. `package:module` where pip's name is not the module's.
 PIP_PACKAGES := pyloudnorm soundfile pillow:PIL
