@@ -7,16 +7,17 @@ RELEASE := .build/release/signalpath
 
 # Debian packages: the C libraries signalpath links (libsndfile, FFTW, ALSA), and the tools the tests use as independent
 # encoders and references (sox, ffmpeg, espeak-ng for speech), and groff to render the man pages.
-APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev sox ffmpeg espeak-ng alsa-utils groff-base
-# Python modules the tests use as references (numpy and scipy come with the machine's Python).
-PIP_PACKAGES := pyloudnorm soundfile
+APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libcairo2-dev zlib1g-dev fonts-dejavu-core sox ffmpeg espeak-ng alsa-utils groff-base librsvg2-bin poppler-utils
+# Python modules the tests use as references (numpy and scipy come with the machine's Python); Pillow
+# decodes the charts' PNGs. `package:module` where pip's name is not the module's.
+PIP_PACKAGES := pyloudnorm soundfile pillow:PIL
 # Only for `make bench`.
 BENCH_APT_PACKAGES := hyperfine time
 
 # Run apt-get as root, or through sudo when there is one.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build test lint format check-layers demo install man clean samples bench bench-setup bench-data fuzz sanitize help
+.PHONY: setup build test lint format check-layers demo install man clean samples bench bench-setup bench-data fuzz sanitize help docs-images
 
 help:
 	@echo "make demo     build and run signalpath on the bundled samples"
@@ -30,6 +31,7 @@ help:
 	@echo "make fuzz     libFuzzer over every command's pipeline and the option parsers (FUZZ_SECONDS each, default 300)"
 	@echo "make sanitize the test suite under AddressSanitizer and ThreadSanitizer"
 	@echo "make samples  regenerate Samples/ (needs python3 with numpy, scipy, soundfile)"
+	@echo "make docs-images  the README's chart images (docs/images/*.png) from the bundled samples"
 	@echo "make clean    remove build products"
 
 # Installs only what is missing, and says nothing when everything is there.
@@ -46,8 +48,9 @@ endef
 
 setup:
 	$(call apt_install,$(APT_PACKAGES))
-	@for module in $(PIP_PACKAGES); do \
-	  python3 -c "import $$module" 2>/dev/null || { echo "Installing Python module $$module"; python3 -m pip install --quiet $$module; }; \
+	@for entry in $(PIP_PACKAGES); do \
+	  package=$${entry%%:*}; module=$${entry##*:}; \
+	  python3 -c "import $$module" 2>/dev/null || { echo "Installing Python module $$package"; python3 -m pip install --quiet $$package; }; \
 	done
 
 build: setup
@@ -117,6 +120,17 @@ clean:
 samples:
 	@python3 -c "import soundfile" 2>/dev/null || python3 -m pip install --quiet soundfile
 	python3 Samples/generate.py
+
+# The README's pictures, drawn by the release build from the bundled samples (committed, so the
+# README shows them; rerun after changing a chart).
+DOCS_IMAGES := docs/images
+docs-images: build
+	mkdir -p $(DOCS_IMAGES)
+	$(RELEASE) spectrum Samples/chord-a-major-44k1-stereo.ogg --range 0.5s..2.5s --size 960x540 --output $(DOCS_IMAGES)/spectrum.png --force
+	$(RELEASE) spectrum Samples/pink-noise-seed1-48k-s16.wav --bands 1/3 --size 960x540 --output $(DOCS_IMAGES)/spectrum-bands.png --force
+	$(RELEASE) spectrogram Samples/chirp-log-20-20k-48k-s24.flac --size 960x540 --output $(DOCS_IMAGES)/spectrogram.png --force
+	$(RELEASE) loudness Samples/tone-step-500-1k-48k-s16.wav --target -10 --size 960x540 --theme dark --output $(DOCS_IMAGES)/loudness.png --force
+	$(RELEASE) waveform Samples/chord-a-major-44k1-stereo.ogg --size 960x400 --output $(DOCS_IMAGES)/waveform.png --force
 
 # Benchmarks (not part of `make test`). Data is made once in Benchmarks/Data (git-ignored): a 1 GiB
 # file of random bytes and a 512 MiB WAV for the reader; the 60-minute WAV, a 10-minute 24-bit FLAC

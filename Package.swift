@@ -27,9 +27,19 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
+        // Declarations only: libcairo is opened on a chart's first use (Rendering/CairoSurface.swift).
+        .systemLibrary(
+            name: "CCairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
+        // Declarations only: libz is opened when a PNG is first written (Support/Deflate.swift).
+        .systemLibrary(
+            name: "CZLib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "SignalPathKit",
-            dependencies: ["CSndFile", "CFFTW", "CALSA"]
+            dependencies: ["CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib"]
         ),
         .executableTarget(
             name: "signalpath",

@@ -53,8 +53,12 @@ enum ExitStatus {
 /// Collects the outcome of a command over several files: the first failure decides the exit code.
 struct FailureTally {
     private(set) var firstCode: Int32?
+    /// False in a batch: failures are kept (`kept`) and reported by the batch in input order.
+    var reports = true
+    private(set) var kept: [SignalPathError] = []
 
     mutating func record(_ error: SignalPathError) {
+        guard reports else { return kept.append(error) }
         let code = ExitStatus.report(error)
         if firstCode == nil { firstCode = code }
     }

@@ -26,6 +26,21 @@ final class OutputSink {
         }
     }
 
+    /// Writes `bytes` as they are (a PNG or PDF).
+    func write(bytes: [UInt8]) {
+        wroteAnything = wroteAnything || !bytes.isEmpty
+        guard let file else {
+            StandardOutput.write(bytes: bytes)
+            return
+        }
+        guard failure == nil else { return }
+        do throws(SignalPathError) {
+            try file.write(bytes: bytes)
+        } catch {
+            failure = error
+        }
+    }
+
     /// Writes `text` and a line end.
     func writeLine(_ text: String) {
         write(text + "\n")

@@ -14,6 +14,9 @@ struct ResultWriter {
     /// Files written so far (successes): the first gets the CSV header, the others a blank line
     /// before their text report.
     private(set) var successes = 0
+    /// For a command that streams rows as they come (loudness): its header went out, once per
+    /// destination, before the first row, even when that file then fails.
+    var wroteHeader = false
 
     /// Opens the command's destination; a file that cannot be made ends the command (exit 73).
     init<Command>(output: OutputOptions<Command>, schema: String) throws {
@@ -26,9 +29,23 @@ struct ResultWriter {
         self.schema = schema
     }
 
+    /// One input's writer in a batch (`FileBatch`): its own file, opened now; its failures are
+    /// kept for the batch to report in the order of the inputs (`finishInBatch()`).
+    init(file: String, format: OutputFormat, schema: String, overwrite: Bool) throws(SignalPathError) {
+        sink = try OutputSink(path: file, overwrite: overwrite)
+        self.format = format
+        self.schema = schema
+        failures.reports = false
+    }
+
     /// Writes `text` as it is.
     func write(_ text: String) {
         sink.write(text)
+    }
+
+    /// Writes `bytes` as they are (a chart file).
+    func write(bytes: [UInt8]) {
+        sink.write(bytes: bytes)
     }
 
     /// Writes a text report for people: reports of several files are separated by a blank line.
@@ -73,5 +90,19 @@ struct ResultWriter {
             throw ExitCode(ExitStatus.report(error))
         }
         try failures.finish()
+    }
+
+    /// `finish()` for one input of a batch: returns its failures (a failed input, then a failed
+    /// write of its file) instead of reporting them.
+    func finishInBatch() -> [SignalPathError] {
+        if format == .json {
+            sink.writeLine(JSONValue.object(["schema": .string(schema), "files": .array(documents)]).serialized(pretty: true))
+        }
+        do throws(SignalPathError) {
+            try sink.finish()
+        } catch {
+            return failures.kept + [error]
+        }
+        return failures.kept
     }
 }

@@ -12,9 +12,9 @@ struct SignalPath: AsyncParsableCommand {
 
             What a pipe gets: a command whose terminal view is a report (info, analyze, check) writes the \
             same report when piped, without colour; one whose view is a picture (loudness, spectrum, \
-            spectrogram) writes its data as CSV. Programs ask with --format csv, tsv, json or \
+            spectrogram, waveform) writes its data as CSV. Programs ask with --format csv, tsv, json or \
             ndjson, or with --output FILE, whose extension picks the format (.txt .csv .tsv .json \
-            .ndjson .svg); a --format that disagrees with it is a usage error.
+            .ndjson; charts: .png .svg .pdf); a --format that disagrees with it is a usage error.
 
             Exit codes: 0 success; 64 usage error; 65 a file is not usable audio; 66 a file cannot be \
             opened; 73 an output file cannot be created; 74 a read or write failed. When several \
@@ -27,7 +27,7 @@ struct SignalPath: AsyncParsableCommand {
             both in place.
             """,
         version: signalPathVersion,
-        subcommands: [Info.self, Analyze.self, LoudnessCommand.self, Check.self, Events.self, Spectrum.self, Spectrogram.self, Replay.self, Record.self]
+        subcommands: [Info.self, Analyze.self, LoudnessCommand.self, Check.self, Events.self, Spectrum.self, Spectrogram.self, Waveform.self, Replay.self, Record.self]
     )
 
     /// ArgumentParser's own main, with two additions: a first argument that is not a command

@@ -31,7 +31,7 @@ struct OptionAuditCLITests {
         "--realtime": "pacing only (LiveCLITests)", "--no-realtime": "pacing only (LiveCLITests)",
         "--follow": "waits for a growing file (LiveCLITests)",
         "--input": "every record scenario reads standard input; without it record captures from a device",
-        "--force": "replaces an existing --output file: checked below and in PlotCLITests.svgOutput",
+        "--force": "replaces an existing --output file: checked below and in ChartCLITests",
     ]
 
     /// The options `command --help` lists.
@@ -72,14 +72,22 @@ struct OptionAuditCLITests {
                         Variant("--max-freq", "1000"), Variant("--smooth", "1/3"), Variant("--bands", "1/3"), Variant("--weighting", "A"),
                         Variant("--peaks", "2"), Variant("--a4", "415"), Variant("--format", "json"), Variant("--output", out + ".json"),
                         Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"), Variant("--floor", "-90"),
-                        Variant("--ceiling", "10"), Variant("--linear"), Variant("--style", "bars"),
+                        Variant("--ceiling", "10"), Variant("--linear"), Variant("--style", "bars"), Variant("--size", "800x450"),
+                        Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(
                     base: ["spectrum", stereo, "--format", "svg"],
                     variants: [
                         Variant("--width", "100"), Variant("--height", "30"), Variant("--floor", "-90"), Variant("--ceiling", "10"), Variant("--linear"),
                         Variant("--style", "bars"), Variant("--peaks", "1"), Variant("--a4", "415"), Variant("--color", "always"),
+                        Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
+                Scenario(
+                    base: ["spectrum", stereo, "--format", "png", "--size", "320x180"],
+                    variants: [Variant("--dpi", "192"), Variant("--theme", "dark"), Variant("--size", "400x200"), Variant("--bands", "1/3")]),
+                Scenario(
+                    base: ["spectrum", stereo, "--format", "plot", "--width", "60"],
+                    variants: [Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192")]),
                 Scenario(
                     base: ["spectrum", stereo, "--format", "text"],
                     variants: [Variant("--smooth", "1/3"), Variant("--bands", "1/3"), Variant("--a4", "415"), Variant("--peaks", "2"), Variant("--scale", "psd")]),
@@ -94,17 +102,57 @@ struct OptionAuditCLITests {
                         Variant("--average", "max"), Variant("--channel", "left"), Variant("--scale", "psd"), Variant("--min-freq", "100"),
                         Variant("--max-freq", "1000"), Variant("--colormap", "magma"), Variant("--long"), Variant("--format", "json"),
                         Variant("--output", out + ".csv"), Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"),
-                        Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"),
+                        Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"), Variant("--size", "800x450"),
+                        Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(
                     // 3 s in 60 columns at a 256-frame hop: a dozen segments per column for --average to combine.
-                    base: ["spectrogram", chord, "--format", "svg", "--width", "60", "--height", "16", "--fft-size", "512"],
+                    base: ["spectrogram", chord, "--format", "plot", "--color", "always", "--width", "60", "--height", "16", "--fft-size", "512"],
+                    variants: [
+                        Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"),
+                        Variant("--colormap", "magma"), Variant("--average", "max"), Variant("--channel", "left"), Variant("--scale", "psd"),
+                        Variant("--min-freq", "200"), Variant("--max-freq", "2000"), Variant("--color", "never"), Variant("--long"),
+                        Variant("--channel", "all"), Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"),
+                    ]),
+                Scenario(
+                    // 3 s in a 240-pixel-wide chart's plot: several segments per pixel column for --average.
+                    base: ["spectrogram", chord, "--format", "png", "--size", "320x180", "--fft-size", "512"],
                     variants: [
                         Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"),
                         Variant("--colormap", "magma"), Variant("--average", "max"), Variant("--channel", "left"), Variant("--scale", "psd"),
                         Variant("--min-freq", "200"), Variant("--max-freq", "2000"), Variant("--color", "always"), Variant("--long"),
-                        Variant("--channel", "all"),
+                        Variant("--channel", "all"), Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
+                Scenario(base: ["spectrogram", chord, "--format", "svg", "--size", "320x180"], variants: [Variant("--dpi", "192"), Variant("--colormap", "magma")]),
+            ]
+        case "waveform":
+            return [
+                Scenario(
+                    base: ["waveform", stereo, "--format", "csv", "--columns", "20"],
+                    variants: [
+                        Variant("--range", "0..0.5"), Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--channel", "left"),
+                        Variant("--columns", "10"), Variant("--scale", "dbfs"), Variant("--format", "json"), Variant("--output", out + ".csv"),
+                        Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"), Variant("--floor", "-40"),
+                        Variant("--ceiling", "0"), Variant("--linear"), Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"),
+                    ]),
+                Scenario(
+                    base: ["waveform", chord, "--format", "plot", "--width", "60", "--height", "16"],
+                    variants: [
+                        Variant("--width", "70"), Variant("--height", "20"), Variant("--channel", "mix"), Variant("--scale", "dbfs"),
+                        Variant("--floor", "-40"), Variant("--color", "always"), Variant("--columns", "10"), Variant("--range", "1..2"),
+                        Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"),
+                    ]),
+                Scenario(
+                    base: ["waveform", chord, "--format", "png", "--size", "320x180"],
+                    variants: [
+                        Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"), Variant("--channel", "mix"),
+                        Variant("--scale", "dbfs"), Variant("--floor", "-40"), Variant("--range", "1..2"), Variant("--width", "70"),
+                        Variant("--color", "always"), Variant("--columns", "10"),
+                    ]),
+                Scenario(
+                    base: ["waveform", chord, "--format", "plot", "--width", "60", "--height", "16", "--scale", "dbfs"],
+                    variants: [Variant("--floor", "-40")]),
+                Scenario(base: ["waveform", chord, "--format", "svg", "--size", "320x180"], variants: [Variant("--dpi", "192"), Variant("--theme", "dark")]),
             ]
         case "analyze":
             return [
@@ -125,13 +173,21 @@ struct OptionAuditCLITests {
                         Variant("--range", "0..1"), Variant("--start", "0.5"), Variant("--duration", "1"), Variant("--interval", "200ms"),
                         Variant("--format", "json"), Variant("--output", out + ".ndjson"), Variant("--width", "100"), Variant("--height", "30"),
                         Variant("--color", "always"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--linear"), Variant("--target", "-23"),
-                        Variant("--tolerance", "2"), Variant("--true-peak", "accurate"),
+                        Variant("--tolerance", "2"), Variant("--true-peak", "accurate"), Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(
-                    base: ["loudness", chord, "--format", "svg", "--width", "60", "--height", "16"],
+                    base: ["loudness", chord, "--format", "plot", "--width", "60", "--height", "16"],
                     variants: [
                         Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--target", "-23"),
                         Variant("--interval", "1s"), Variant("--range", "1..3"), Variant("--color", "always"), Variant("--linear"),
+                        Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"),
+                    ]),
+                Scenario(
+                    base: ["loudness", chord, "--format", "png", "--size", "320x180"],
+                    variants: [
+                        Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--target", "-23"),
+                        Variant("--interval", "1s"), Variant("--range", "1..3"), Variant("--color", "always"), Variant("--linear"),
+                        Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(base: ["loudness", chord, "--format", "svg", "--target", "-23"], variants: [Variant("--tolerance", "3")]),
             ]
@@ -196,7 +252,7 @@ struct OptionAuditCLITests {
 
     @Test(
         "each option of each command changes the output or is refused",
-        arguments: ["spectrum", "spectrogram", "analyze", "loudness", "check", "events", "info", "replay", "record"])
+        arguments: ["spectrum", "spectrogram", "waveform", "analyze", "loudness", "check", "events", "info", "replay", "record"])
     func audit(command: String) throws {
         let scenarios = scenarios(command)
         let covered = Set(scenarios.flatMap { $0.variants.map(\.option) }).union(Self.exempt.keys).union(["--help"])
@@ -228,13 +284,55 @@ struct OptionAuditCLITests {
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
+    /// The rule for every command that takes several files and --output: a command whose result
+    /// is each file's own (a picture, a series, an event list) writes a file per input with a
+    /// pattern; one whose result is one report for the call (info, analyze, check: one document,
+    /// one verdict) refuses a pattern with one usage error naming --output, and writes nothing.
+    @Test(
+        "a pattern writes each input's file as that input alone, or is refused with one usage error that creates nothing",
+        arguments: ["info", "analyze", "check", "events", "loudness", "spectrum", "spectrogram", "waveform"])
+    func patternOrRefusal(command: String) throws {
+        // Two inputs in two folders, named alike: {dir} keeps their files apart.
+        var files: [String] = []
+        for (folder, source) in [("a", "sine-1k-48k-s16-mono.wav"), ("b", "stereo-440L-880R-44k1-s16.wav")] {
+            let directory = scratch.file("pattern-\(command)/\(folder)")
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: sample(source), toPath: directory + "/x.wav")
+            files.append(directory + "/x.wav")
+        }
+        func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+        let extra =
+            switch command {
+            case "spectrogram": ["--fft-size", "512"]
+            case "check": ["--profile", "streaming"]
+            case "waveform": ["--columns", "4"]
+            default: [String]()
+            }
+        let result = try signalpath([command] + files + ["--output", "{dir}/{stem}.json", "--jobs", "2"] + extra)
+        let written = files.map { String($0.dropLast(".wav".count)) + ".json" }
+        if ["info", "analyze", "check"].contains(command) {
+            #expect(result.status == 64, "\(command): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: --output ") && result.stderr.contains("one result for all its files"), "\(result.stderr)")
+            #expect(written.allSatisfy { contents($0) == nil })
+            return
+        }
+        #expect(result.status == 0, "\(command): \(result.stderr)")
+        for (input, target) in zip(files, written) {
+            let alone = try signalpath([command, input, "--format", "json"] + extra)
+            #expect(contents(target) == alone.stdoutData, "\(command) \(input)")
+        }
+    }
+
     @Test("--force: an existing output is kept without it and replaced with it, in every command that writes a file")
     func force() throws {
         let input = sample("sine-1k-48k-s16-mono.wav")
         let raw = Data(count: 8000)
         for (arguments, name) in [
             (["info", input, "--output"], "info.json"), (["analyze", input, "--output"], "analyze.csv"), (["spectrum", input, "--output"], "spectrum.csv"),
-            (["spectrogram", input, "--fft-size", "1024", "--output"], "spectrogram.csv"), (["record", "--input", "-", "--raw", "s16le"], "take.wav"),
+            (["spectrogram", input, "--fft-size", "1024", "--output"], "spectrogram.csv"), (["waveform", input, "--output"], "waveform.json"),
+            (["loudness", input, "--output"], "loudness.csv"), (["events", input, "--output"], "events.json"),
+            (["check", input, "--profile", "streaming", "--target-lufs", "-9", "--output"], "check.json"), (["spectrum", input, "--output"], "spectrum.png"),
+            (["record", "--input", "-", "--raw", "s16le"], "take.wav"),
         ] {
             let path = scratch.write(name, Array("keep me".utf8))
             let command = arguments[0] == "record" ? ["record", path] + arguments.dropFirst() : arguments + [path]

@@ -143,19 +143,77 @@ struct OptionParsingTests {
         }
     }
 
-    @Test("--output: the extension picks the format; disagreements, unknown and unwritten extensions are refused")
+    @Test("charts: --size WIDTHxHEIGHT within limits, --dpi 24 to 1200, --theme light or dark; --dpi scales a PNG's pixels per point")
+    func chartOptions() throws {
+        #expect(try OptionValue.chartSize("1600x900") == ChartSize(width: 1600, height: 900))
+        #expect(try OptionValue.chartSize("320X180") == ChartSize(width: 320, height: 180))
+        #expect(try OptionValue.chartSize("640×360") == ChartSize(width: 640, height: 360))
+        for bad in ["", "1600", "1600x", "x900", "1600x900x2", "-1600x900", "159x900", "1600x89", "16001x900", "1.5x900", "wide"] {
+            let message = try #require(refusal(OptionValue.chartSize, bad), "'\(bad)' is refused")
+            #expect(message.contains("--size") && !message.contains("\n"), "\(bad): \(message)")
+        }
+        #expect(try OptionValue.dpi("192") == 192 && OptionValue.dpi("72.5") == 72.5)
+        for bad in ["0", "23", "1201", "nan", "inf", "high"] { #expect(refusal(OptionValue.dpi, bad)?.contains("--dpi") == true, "\(bad)") }
+        let chart = try Spectrum.parse(["a.wav", "--output", "x.png", "--size", "800x450", "--dpi", "192", "--theme", "dark"])
+        let style = chart.plotting.chartStyle
+        #expect(style.width == 800 && style.height == 450 && style.pixelScale == 2 && style.theme == .dark)
+        let defaults = try Spectrogram.parse(["a.wav", "--output", "x.pdf"]).plotting.chartStyle
+        #expect(defaults.width == 1200 && defaults.height == 675 && defaults.pixelScale == 1 && defaults.theme == .light)
+        #expect(throws: (any Error).self) { try Spectrum.parse(["a.wav", "--output", "x.svg", "--dpi", "192"]) }
+        #expect(throws: (any Error).self) { try Spectrum.parse(["a.wav", "--output", "x.png", "--width", "100"]) }
+        #expect(throws: (any Error).self) { try Spectrum.parse(["a.wav", "--format", "plot", "--size", "800x450"]) }
+        #expect(throws: (any Error).self) { try Spectrum.parse(["a.wav", "--format", "csv", "--theme", "dark"]) }
+        #expect(throws: (any Error).self) { try Spectrum.parse(["a.wav", "--output", "x.png", "--theme", "sepia"]) }
+    }
+
+    @Test("--output: the extension picks the format; disagreements and unknown extensions are refused")
     func outputResolution() throws {
         #expect(try Spectrum.parse(["a.wav", "--output", "x.csv"]).output.resolvedFormat == .csv)
         #expect(try Spectrum.parse(["a.wav", "--output", "dir.v2/x.SVG"]).output.resolvedFormat == .svg)
+        #expect(try Spectrum.parse(["a.wav", "--output", "x.png"]).output.resolvedFormat == .png)
+        #expect(try Spectrogram.parse(["a.wav", "--output", "x.PDF"]).output.resolvedFormat == .pdf)
+        #expect(try LoudnessCommand.parse(["a.wav", "--output", "x.png"]).output.resolvedFormat == .png)
         #expect(try Spectrum.parse(["a.wav", "--output", "x.jsonl"]).output.resolvedFormat == .ndjson)
         #expect(try Analyze.parse(["a.wav", "--output", "x.txt", "--format", "text"]).output.resolvedFormat == .text)
         let refused: [[String]] = [
             ["a.wav", "--output", "x.csv", "--format", "json"], ["a.wav", "--output", "x.dat"], ["a.wav", "--output", "x"],
-            ["a.wav", "--output", "x.png"], ["a.wav", "--output", "x.pdf"], ["a.wav", "--format", "yaml"],
+            ["a.wav", "--output", "x.png", "--format", "svg"], ["a.wav", "b.wav", "--output", "x.pdf"], ["a.wav", "--format", "yaml"],
         ]
         for arguments in refused { #expect(throws: (any Error).self, "\(arguments)") { try Spectrum.parse(arguments) } }
         #expect(throws: (any Error).self) { try Info.parse(["a.wav", "--output", "x.svg"]) }
+        #expect(throws: (any Error).self) { try Analyze.parse(["a.wav", "--output", "x.png"]) }
         #expect(throws: (any Error).self) { try Info.parse(["a.wav", "--format", "plot"]) }
         #expect(throws: (any Error).self) { try Spectrogram.parse(["a.wav", "--format", "text"]) }
+    }
+
+    @Test("--columns: 1 to 1 000 000 columns; --scale: linear or dbfs")
+    func waveformValues() throws {
+        #expect(try OptionValue.columns("1") == 1 && OptionValue.columns("1000000") == 1_000_000)
+        for bad in ["0", "-5", "1000001", "1e3", "x", ""] {
+            let message = try #require(refusal(OptionValue.columns, bad), "'\(bad)'")
+            #expect(message.contains("1 to 1000000"), "\(message)")
+        }
+        #expect(try Waveform.parse(["a.wav", "--format", "plot", "--scale", "dbfs"]).scale == .dbfs)
+        #expect(try Waveform.parse(["a.wav", "--format", "csv", "--columns", "12"]).columns == 12)
+        #expect(throws: (any Error).self) { try Waveform.parse(["a.wav", "--format", "plot", "--scale", "log"]) }
+    }
+
+    @Test("--output patterns: {stem}, {name} and {dir} of each input; other braces refused; a plain name is no pattern")
+    func outputPatterns() throws {
+        let pattern = try #require(try OutputPattern("out/{dir}/{stem}-{name}.png"))
+        #expect(pattern.path(for: "takes/a.b.wav") == "out/takes/a.b-a.b.wav.png")
+        #expect(pattern.path(for: "x.flac") == "out/./x-x.flac.png")
+        #expect(pattern.path(for: "/abs/.hidden") == "out//abs/.hidden-.hidden.png")
+        #expect(pattern.path(for: "/y.wav") == "out///y-y.wav.png")
+        #expect(pattern.path(for: "-") == "out/./stdin-stdin.png")
+        #expect(pattern.path(for: "noext") == "out/./noext-noext.png")
+        #expect(try OutputPattern("plain.png") == nil)
+        for bad in ["{stem", "stem}.png", "{}.png", "{Stem}.png", "{stem}{x}.png", "{{stem}}.png"] {
+            #expect(throws: ValidationError.self, "\(bad)") { try OutputPattern(bad) }
+        }
+        // Through the option group: a pattern with a command that writes one result for all files.
+        #expect(try Waveform.parse(["a.wav", "b.wav", "--output", "p/{stem}.svg"]).output.pattern != nil)
+        #expect(throws: (any Error).self) { try Analyze.parse(["a.wav", "--output", "{stem}.txt"]) }
+        #expect(throws: (any Error).self) { try Info.parse(["a.wav", "--output", "{stem}.json"]) }
     }
 }

@@ -83,14 +83,14 @@ struct OutputRulesCLITests {
             (["spectrum", input, "--format", "csv", "--output", scratch.file("a.csv.svg")], "disagrees"),
             (["spectrum", input, "--output", scratch.file("a.dat")], "'.dat' is none"),
             (["info", input, "--output", scratch.file("noextension")], "there is none"),
-            (["spectrum", input, "--output", scratch.file("a.png")], "PNG is not written yet"),
-            (["spectrogram", input, "--output", scratch.file("a.pdf")], "PDF is not written yet"),
+            (["spectrum", input, "--format", "svg", "--output", scratch.file("a.png")], "disagrees"),
+            (["spectrogram", input, "--output", scratch.file("a.pdf"), "--width", "80"], "--size"),
             (["info", input, "--output", scratch.file("a.svg")], "info writes .txt, .csv, .tsv, .json or .ndjson, not svg"),
             (["info", input, "--format", "plot"], "info writes text, csv, tsv, json or ndjson"),
             (["analyze", input, "--format", "svg"], "analyze writes text, csv, tsv, json or ndjson"),
-            (["spectrogram", input, "--format", "text"], "spectrogram writes plot, csv, tsv, json, ndjson or svg"),
+            (["spectrogram", input, "--format", "text"], "spectrogram writes plot, csv, tsv, json, ndjson, svg, png or pdf"),
             (["spectrogram", input, "--output", scratch.file("a.txt")], "not text"),
-            (["spectrum", input, input, "--output", scratch.file("two.svg")], "one plot"),
+            (["spectrum", input, input, "--output", scratch.file("two.svg")], "one chart"),
             (["info", input, "--force"], "--force"),
         ]
         for (arguments, message) in cases {
@@ -120,7 +120,7 @@ struct OutputRulesCLITests {
     @Test("an output file that cannot be created exits 73 with one line, in every command that writes one")
     func cannotCreate() throws {
         let input = sample("sine-1k-48k-s16-mono.wav")
-        for (command, name) in [("info", "x.json"), ("analyze", "x.csv"), ("spectrum", "x.svg"), ("spectrogram", "x.csv")] {
+        for (command, name) in [("info", "x.json"), ("analyze", "x.csv"), ("spectrum", "x.svg"), ("spectrogram", "x.png"), ("loudness", "x.pdf")] {
             let target = "/nonexistent-\(UUID().uuidString.prefix(8))/\(name)"
             let result = try signalpath(command, input, "--output", target)
             #expect(result.status == 73, "\(command): \(result.status) \(result.stderr)")

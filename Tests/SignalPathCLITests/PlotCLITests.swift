@@ -77,24 +77,6 @@ struct PlotCLITests {
         #expect((file["frames"] as? [[String: Any]])?.count == (4800 - 1024) / 512 + 1)
     }
 
-    @Test("--output writes an SVG through a temporary file and does not replace an existing file without --force")
-    func svgOutput() throws {
-        let output = scratch.file("plot.svg")
-        let first = try signalpath("spectrum", sample("stereo-440L-880R-44k1-s16.wav"), "--output", output, "--width", "100", "--height", "30")
-        #expect(first.status == 0, "\(first.stderr)")
-        let svg = try String(contentsOfFile: output, encoding: .utf8)
-        #expect(svg.hasPrefix("<?xml") && svg.hasSuffix("</svg>\n") && svg.contains("width=\"800\" height=\"480\""))
-        let again = try signalpath("spectrogram", sample("stereo-440L-880R-44k1-s16.wav"), "--output", output)
-        #expect(again.status == 64 && again.stderr.contains("exists") && again.stderr.contains("--force"))
-        let kept = try String(contentsOfFile: output, encoding: .utf8)
-        #expect(kept == svg, "the existing file is untouched")
-        let forced = try signalpath("spectrogram", sample("stereo-440L-880R-44k1-s16.wav"), "--output", output, "--force")
-        let replaced = try String(contentsOfFile: output, encoding: .utf8)
-        #expect(forced.status == 0 && replaced.contains("<rect"))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix(".signalpath-") }
-        #expect(leftovers.isEmpty, "no temporary files left behind")
-    }
-
     @Test("a title tag holding escape sequences reaches the terminal escaped")
     func hostileTag() throws {
         let builder = PCMFileBuilder(container: .wav, encoding: .signed16, channels: 1, sampleRate: 8000)

@@ -38,6 +38,13 @@ public final class AtomicFile {
         if pending.count >= Self.flushSize { try flush() }
     }
 
+    /// Appends `bytes` (a PNG or PDF).
+    public func write(bytes: [UInt8]) throws(SignalPathError) {
+        precondition(!finished, "write after commit or discard")
+        pending.append(contentsOf: bytes)
+        if pending.count >= Self.flushSize { try flush() }
+    }
+
     /// Makes the file complete: flushed to disk and renamed into place.
     public func commit() throws(SignalPathError) {
         precondition(!finished, "commit after commit or discard")

@@ -1,4 +1,4 @@
-/// Draws a view into a fresh canvas and turns it into terminal text or an SVG document.
+/// Draws a view into a fresh canvas and turns it into terminal text (chart files: `Chart`).
 public enum PlotOutput {
     /// The view drawn at `width` × `height`, as lines of text with escape codes for `depth`.
     public static func terminalText(
@@ -6,11 +6,6 @@ public enum PlotOutput {
         draw: (inout Canvas, Area) -> Void
     ) -> String {
         ANSIRenderer(depth: depth, theme: theme).lines(canvas(width: width, height: height, draw: draw))
-    }
-
-    /// The view drawn at `width` × `height`, as a standalone SVG document.
-    public static func svg(width: Int, height: Int, theme: Theme = Theme(), draw: (inout Canvas, Area) -> Void) -> String {
-        SVGWriter(theme: theme).document(canvas(width: width, height: height, draw: draw))
     }
 
     public static func canvas(width: Int, height: Int, draw: (inout Canvas, Area) -> Void) -> Canvas {

@@ -13,6 +13,8 @@ public enum Style: Hashable, Sendable {
     /// A level of a heat map, 0 (coldest) … 255 (hottest).
     case heat(UInt8)
     case legend
+    /// A channel's waveform envelope beyond its RMS band: the trace's colour, dimmed.
+    case envelope(Int)
 
     /// A short code for golden tests: styles compared as data.
     public var code: Character {
@@ -27,6 +29,7 @@ public enum Style: Hashable, Sendable {
         case .clip: return "C"
         case .heat(let level): return Array("abcdefghijklmnop")[Int(level) / 16]
         case .legend: return "l"
+        case .envelope(let channel): return Array("qrstuvwxyz")[channel % 10]
         }
     }
 }

@@ -100,6 +100,10 @@ public struct Theme: Sendable {
         case .clip: return clip
         case .heat(let level): return colorMap.color(level)
         case .legend: return legend
+        case .envelope(let channel):
+            // Half way to black: dimmer than the RMS band inside it on a dark terminal.
+            let trace = traces[channel % traces.count]
+            return RGB(trace.red / 2, trace.green / 2, trace.blue / 2)
         }
     }
 }

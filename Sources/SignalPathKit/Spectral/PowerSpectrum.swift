@@ -51,22 +51,42 @@ public struct PowerSpectrum: Sendable {
     /// Converts mean-square values (as `meanSquare()` gives) to `scale`; −∞ dB where there is no
     /// power at all (digital silence).
     public func values(fromMeanSquare meanSquare: [[Double]], in scale: SpectrumScale) -> [[Double]] {
-        // Mean square → the scale's linear quantity.
-        let factor: Double
-        switch scale {
-        case .dbfs, .linear: factor = 2  // amplitude² of a sine: A² = 2 · mean square
-        case .power: factor = 1
-        case .psd: factor = (windowSum * windowSum) / (windowSumOfSquares * Double(sampleRate))
+        powers(fromMeanSquare: meanSquare, in: scale).map { channel in
+            channel.map { linear in scale == .linear ? linear.squareRoot() : 10 * log10(linear) }
         }
-        return meanSquare.map { channel in
+    }
+
+    /// The power quantity whose 10·log10 is `values(in: scale)` (for `.linear`, whose square root
+    /// it is), per channel and bin. A picture that shows the largest of several bins takes it
+    /// here and converts only that one: the logarithm is monotonic, and it was a tenth of the
+    /// time of a spectrogram chart when taken for every bin.
+    public func powers(in scale: SpectrumScale) -> [[Double]] {
+        // One pass, the same products as meanSquare() then powers(fromMeanSquare:) in the same
+        // order (so the same values), without the array between them: a spectrogram chart asks
+        // for one per frame.
+        let norm = 1 / (windowSum * windowSum), factor = linearFactor(scale)
+        return power.map { channel in
             channel.enumerated().map { bin, value in
-                // DC and Nyquist are not doubled in a single-sided spectrum, and a DC offset d reads d.
-                let linear = value * (isDoubled(bin: bin) || scale == .psd ? factor : 1)
-                switch scale {
-                case .linear: return linear.squareRoot()
-                default: return 10 * log10(linear)
-                }
+                let doubled = isDoubled(bin: bin)
+                return value * norm * (doubled ? 2 : 1) * (doubled || scale == .psd ? factor : 1)
             }
+        }
+    }
+
+    /// Mean square → the scale's linear quantity, for the bins a single-sided spectrum doubles.
+    private func linearFactor(_ scale: SpectrumScale) -> Double {
+        switch scale {
+        case .dbfs, .linear: return 2  // amplitude² of a sine: A² = 2 · mean square
+        case .power: return 1
+        case .psd: return (windowSum * windowSum) / (windowSumOfSquares * Double(sampleRate))
+        }
+    }
+
+    private func powers(fromMeanSquare meanSquare: [[Double]], in scale: SpectrumScale) -> [[Double]] {
+        let factor = linearFactor(scale)
+        return meanSquare.map { channel in
+            // DC and Nyquist are not doubled in a single-sided spectrum, and a DC offset d reads d.
+            channel.enumerated().map { bin, value in value * (isDoubled(bin: bin) || scale == .psd ? factor : 1) }
         }
     }
 

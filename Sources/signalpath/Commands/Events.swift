@@ -26,6 +26,7 @@ struct Events: AsyncParsableCommand, DataCommand {
               signalpath events --format csv *.wav > events.csv
               signalpath events --min-silence 2 --silence-threshold -50 podcast.flac
               signalpath events --format json --max-jump 6 show.wav
+              signalpath events --jobs 4 --output 'events/{stem}.csv' *.wav
             """
     )
     static let name = "events"
@@ -38,21 +39,24 @@ struct Events: AsyncParsableCommand, DataCommand {
     @OptionGroup var output: OutputOptions<Events>
     @OptionGroup var jobs: JobOptions
 
-    func run() async throws {
-        var writer = try ResultWriter(output: output, schema: EventOutput.schema)
-        let settings = rules.settings
-        // Files one after another, each with every worker: events stream out as they are decided.
-        for path in input.files {
-            do throws(SignalPathError) {
-                try await scan(path, settings: settings, writer: &writer)
-            } catch {
-                writer.failed(error)
-            }
-        }
-        try writer.finish()
+    /// Events are a file's own list: a pattern (`--output 'events/{stem}.csv'`) writes one per input.
+    static let writesFilePerInput = true
+
+    func validate() throws {
+        try output.check(inputs: input.files)
     }
 
-    private func scan(_ path: String, settings: EventSettings, writer: inout ResultWriter) async throws(SignalPathError) {
+    func run() async throws {
+        let settings = rules.settings, command = self
+        // Without a pattern, files one after another, each with every worker: events stream out
+        // as they are decided. With one, --jobs inputs at once (FileBatch).
+        try await FileBatch(files: input.files, output: output, schema: EventOutput.schema, jobs: jobs.workers).run { item, writer throws(SignalPathError) in
+            try await command.scan(item, settings: settings, writer: &writer)
+        }
+    }
+
+    private func scan(_ item: FileBatch<Events>.Item, settings: EventSettings, writer: inout ResultWriter) async throws(SignalPathError) {
+        let path = item.path
         let file = try AudioFile.openNoting(path)
         let frames = try range.frames(in: file)
         let report = EventOutput(path: path, format: file.format, frames: frames, settings: settings)
@@ -65,7 +69,7 @@ struct Events: AsyncParsableCommand, DataCommand {
         var csvHeaderDue = writer.successes == 0
         let sink = writer
         let summary = try await EventDetector(file: file, frames: frames, settings: settings).run(
-            workers: jobs.workers, progress: { progress.update($0) }
+            workers: item.workers, progress: { progress.update($0) }
         ) { event in
             switch format {
             case .text:

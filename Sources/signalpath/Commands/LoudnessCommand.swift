@@ -27,14 +27,16 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
             Examples:
               signalpath loudness take.wav
               signalpath loudness take.wav --target -23 --tolerance 0.5
+              signalpath loudness take.wav --target -16 --output take.png
               signalpath loudness take.wav --interval 1s > loudness.csv
               signalpath loudness --range 1:00..2:00 --format json take.wav
               signalpath loudness --format ndjson *.flac | jq .short_term_lufs
             """
     )
     static let name = "loudness"
-    static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg]
+    static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg, .png, .pdf]
     static let view = TerminalView.picture
+    static let writesFilePerInput = true
 
     @OptionGroup var input: FileArguments
     @OptionGroup var range: RangeOptions
@@ -65,30 +67,24 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         try plotting.refuseInapplicable(format: format)
         if plotting.linear { throw ValidationError("--linear applies to a frequency axis; loudness is drawn over time, which is always linear.") }
         if tolerance != nil && target == nil { throw ValidationError("--tolerance is the width of the --target band; give --target too.") }
-        if target != nil && !format.isPicture { throw ValidationError("--target is drawn on the chart (--format plot or svg), not written to \(format.rawValue).") }
+        if target != nil && !format.isPicture { throw ValidationError("--target is drawn on the chart (--format plot, svg, png or pdf), not written to \(format.rawValue).") }
         if truePeak.mode != .bs1770 && (format == .csv || format == .tsv) {
             throw ValidationError("--true-peak changes the true peak, which the \(format.rawValue) series does not hold; use --format json, ndjson or the chart.")
         }
-        if format == .svg && input.files.count > 1 { throw ValidationError("An SVG file holds one chart; name one input file.") }
+        try output.check(inputs: input.files)
     }
 
     func run() async throws {
-        var writer = try ResultWriter(output: output, schema: LoudnessSummary.schema)
-        // Once, before the first row: a file that fails after its rows began is not a success.
-        var wroteHeader = false
-        for path in input.files {
-            do throws(SignalPathError) {
-                try await measure(path, writer: &writer, wroteHeader: &wroteHeader)
-            } catch {
-                writer.failed(error)
-            }
+        let command = self
+        try await FileBatch(files: input.files, output: output, schema: LoudnessSummary.schema, jobs: jobs.workers).run { item, writer throws(SignalPathError) in
+            try await command.measure(item, writer: &writer)
         }
-        try writer.finish()
     }
 
     /// One file: the pass, with the series written (CSV, NDJSON) or kept (JSON, chart) as its
     /// points come.
-    private func measure(_ path: String, writer: inout ResultWriter, wroteHeader: inout Bool) async throws(SignalPathError) {
+    private func measure(_ item: FileBatch<LoudnessCommand>.Item, writer: inout ResultWriter) async throws(SignalPathError) {
+        let path = item.path
         let file = try AudioFile.openNoting(path)
         let frames = try range.frames(in: file)
         let format = writer.format
@@ -102,16 +98,17 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         // Rows go out in batches: one write per point would be a system call per 100 ms of audio.
         var pending = ""
         let sink = writer
-        let prefix = input.files.count > 1 ? [path] : []
-        if (format == .csv || format == .tsv) && !wroteHeader {
-            wroteHeader = true
+        let prefix = item.pathColumn.map { [$0] } ?? []
+        // Once, before the first row: a file that fails after its rows began is not a success.
+        if (format == .csv || format == .tsv) && !writer.wroteHeader {
+            writer.wroteHeader = true
             var table = DelimitedText(format == .tsv ? .tsv : .csv)
             table.append((prefix.isEmpty ? [] : ["path"]) + LoudnessSummary.csvHeader)
             sink.write(table.text)
         }
         let ndjsonPrefix: [JSONValue.Member] = [.init("schema", .string(LoudnessSummary.schema)), .init("path", .string(path))]
         let analysis = try await analyzer.run(
-            workers: jobs.workers, progress: { progress.update($0) },
+            workers: item.workers, progress: { progress.update($0) },
             subBlocks: { energy, frameCount in
                 guard let point = series.add(energy: energy, frames: frameCount) else { return }
                 switch format {
@@ -130,8 +127,11 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         sink.write(pending)
         let summary = LoudnessSummary(analysis: analysis, series: series)
         switch format {
-        case .plot, .svg:
-            writer.write(chart(summary, points: kept, format: format))
+        case .plot:
+            writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in view(summary, points: kept, format: format).draw(into: &canvas, area: area) })
+            writer.succeeded()
+        case .svg, .png, .pdf:
+            writer.write(bytes: try plotting.chartFile(format) { view(summary, points: kept, format: format).chart($0) })
             writer.succeeded()
         case .json:
             writer.succeeded(json: summary.jsonMembers + [.init("series", .array(kept.map { .object(LoudnessSummary.jsonPoint($0)) }))])
@@ -142,8 +142,8 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         }
     }
 
-    /// The chart of one file, as terminal text or SVG.
-    private func chart(_ summary: LoudnessSummary, points: [LoudnessSeries.Point], format: OutputFormat) -> String {
+    /// The view of one file, for the terminal or a chart file.
+    private func view(_ summary: LoudnessSummary, points: [LoudnessSeries.Point], format: OutputFormat) -> LoudnessPlot {
         let analysis = summary.analysis
         let rate = Double(analysis.sampleRate)
         let times = Double(analysis.frames.lowerBound) / rate...Double(analysis.frames.upperBound) / rate
@@ -155,6 +155,6 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         view.floor = plotting.floor
         view.ceiling = plotting.ceiling
         view.monochrome = plotting.isMonochrome(format)
-        return plotting.render(format, defaultHeight: 24) { canvas, area in view.draw(into: &canvas, area: area) }
+        return view
     }
 }

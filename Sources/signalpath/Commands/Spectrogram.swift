@@ -19,25 +19,28 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
             channels a channel column follows time_s. --long gives \
             time_s,frequency_hz,channel,level_db rows instead. --format json and ndjson write the \
             same frames; in them, a file that cannot be read is an entry with `path` and `error`. \
-            An --output file's extension picks the format (.csv, .tsv, .json, .ndjson, .svg).
+            An --output file's extension picks the format (.csv, .tsv, .json, .ndjson; .png, \
+            .svg, .pdf: a chart whose heat map has a column per pixel, --size, --theme, --dpi).
 
             Examples:
               signalpath spectrogram take.wav
               signalpath spectrogram take.wav --range 10s..20s --colormap magma --linear
               signalpath spectrogram take.wav --fft-size 1024 --format csv > frames.csv
-              signalpath spectrogram take.wav --output take.svg
+              signalpath spectrogram take.wav --output take.png --theme dark
               signalpath spectrogram take.wav --average max --max-freq 4000
             """
     )
 
     static let name = "spectrogram"
-    static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg]
+    static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg, .png, .pdf]
     static let view = TerminalView.picture
+    static let writesFilePerInput = true
 
     @OptionGroup var input: FileArguments
     @OptionGroup var range: RangeOptions
     @OptionGroup var engine: SpectrumEngineOptions
     @OptionGroup var output: OutputOptions<Spectrogram>
+    @OptionGroup var jobs: JobOptions
     @OptionGroup var plotting: PlotOptions
 
     @Option(
@@ -66,13 +69,13 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     func validate() throws {
         let format = output.resolvedFormat
         try plotting.refuseInapplicable(format: format)
+        try output.check(inputs: input.files)
         if let minFreq, let maxFreq, minFreq >= maxFreq { throw ValidationError("--min-freq must be below --max-freq.") }
         if format.isPicture {
             if long { throw ValidationError("--long applies to CSV and TSV, not to \(format.rawValue).") }
             if channel == .all { throw ValidationError("A spectrogram plot shows one channel or the mix; --channel all is for data.") }
-            if format == .svg && input.files.count > 1 { throw ValidationError("An SVG file holds one plot; name one input file.") }
         } else {
-            if colormap != nil { throw ValidationError("--colormap applies to a plot (--format plot or svg), not to \(format.rawValue).") }
+            if colormap != nil { throw ValidationError("--colormap applies to a picture (--format plot, svg, png or pdf), not to \(format.rawValue).") }
             if engine.average != nil {
                 throw ValidationError("--average combines the segments in each column of a plot; data has a row per segment, which nothing averages.")
             }
@@ -85,45 +88,48 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     }
 
     func run() async throws {
-        var writer = try ResultWriter(output: output, schema: SpectrogramAnalyzer.schema)
-        let format = writer.format
-        let presentation = self.presentation
-        for path in input.files {
-            do throws(SignalPathError) {
-                let file = try AudioFile.openNoting(path)
-                let frames = try range.frames(in: file)
-                let parameters = engine.parameters(for: file)
-                if format.isPicture {
-                    writer.write(try plot(file, frames: frames, parameters: parameters, format: format))
-                    writer.succeeded()
-                    continue
-                }
-                let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .all, parameters: parameters, columns: nil)
-                try Self.requireBins(presentation, analyzer)
-                switch format {
-                case .csv, .tsv:
-                    let table = SpectrogramTable(
-                        analyzer: analyzer, presentation: presentation, format: format == .tsv ? .tsv : .csv, long: long,
-                        path: input.files.count > 1 ? path : nil)
-                    if writer.successes == 0 { writer.write(table.header()) }
-                    try analyzer.run { frame throws(SignalPathError) in writer.write(table.rows(frame)) }
-                    writer.succeeded()
-                case .ndjson:
-                    let prefix: [JSONValue.Member] = [.init("schema", .string(SpectrogramAnalyzer.schema)), .init("path", .string(path))]
-                    try analyzer.run { frame throws(SignalPathError) in
-                        for object in analyzer.jsonFrames(frame, presentation) { writer.write(JSONValue.object(prefix + object).serialized() + "\n") }
-                    }
-                    writer.succeeded()
-                default:
-                    var frameObjects: [JSONValue] = []
-                    try analyzer.run { frame throws(SignalPathError) in frameObjects += analyzer.jsonFrames(frame, presentation).map(JSONValue.object) }
-                    writer.succeeded(json: analyzer.jsonMembers(presentation) + [.init("frames", .array(frameObjects))])
-                }
-            } catch {
-                writer.failed(error)
-            }
+        let format = output.resolvedFormat
+        let command = self
+        try await FileBatch(files: input.files, output: output, schema: SpectrogramAnalyzer.schema, jobs: jobs.workers).run { item, writer throws(SignalPathError) in
+            try command.write(item, format: format, to: &writer)
         }
-        try writer.finish()
+    }
+
+    private func write(_ item: FileBatch<Spectrogram>.Item, format: OutputFormat, to writer: inout ResultWriter) throws(SignalPathError) {
+        let presentation = self.presentation
+        let path = item.path
+        let file = try AudioFile.openNoting(path)
+        let frames = try range.frames(in: file)
+        let parameters = engine.parameters(for: file)
+        if format == .plot {
+            writer.write(try plot(file, frames: frames, parameters: parameters, format: format))
+            writer.succeeded()
+            return
+        }
+        if format.chart != nil {
+            writer.write(bytes: try chart(file, frames: frames, parameters: parameters, format: format))
+            writer.succeeded()
+            return
+        }
+        let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .all, parameters: parameters, columns: nil)
+        try Self.requireBins(presentation, analyzer)
+        switch format {
+        case .csv, .tsv:
+            let table = SpectrogramTable(analyzer: analyzer, presentation: presentation, format: format == .tsv ? .tsv : .csv, long: long, path: item.pathColumn)
+            if writer.successes == 0 { writer.write(table.header()) }
+            try analyzer.run { frame throws(SignalPathError) in writer.write(table.rows(frame)) }
+            writer.succeeded()
+        case .ndjson:
+            let prefix: [JSONValue.Member] = [.init("schema", .string(SpectrogramAnalyzer.schema)), .init("path", .string(path))]
+            try analyzer.run { frame throws(SignalPathError) in
+                for object in analyzer.jsonFrames(frame, presentation) { writer.write(JSONValue.object(prefix + object).serialized() + "\n") }
+            }
+            writer.succeeded()
+        default:
+            var frameObjects: [JSONValue] = []
+            try analyzer.run { frame throws(SignalPathError) in frameObjects += analyzer.jsonFrames(frame, presentation).map(JSONValue.object) }
+            writer.succeeded(json: analyzer.jsonMembers(presentation) + [.init("frames", .array(frameObjects))])
+        }
     }
 
     /// A frequency range with no bin in it is an error, not an empty result.
@@ -136,7 +142,34 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
         throw .invalidRequest(path: analyzer.file.path, reason: "no bin lies \(asked) (Nyquist: \(UnitFormat.shortest(nyquist)) Hz)")
     }
 
-    /// The heat map of one file, as terminal text or SVG.
+    /// The heat map of one file as a chart file: one analyser frame per pixel column of the
+    /// plot, each turned into a column of pixels as it comes (the single pass of the terminal view).
+    private func chart(_ file: AudioFile, frames: Range<Int64>, parameters: SpectrumParameters, format: OutputFormat) throws(SignalPathError) -> [UInt8] {
+        let presentation = self.presentation
+        let rate = Double(file.format.sampleRate)
+        let nyquist = rate / 2
+        let logarithmic = !plotting.linear
+        let lowest = minFreq.map { max($0, logarithmic ? 1 : 0) } ?? (logarithmic ? min(20, nyquist / 2) : 0)
+        let range = lowest...max(min(maxFreq ?? nyquist, nyquist), lowest + 1e-9)
+        // The title needs the analyser's fitted parameters, the analyser the plot's width: a
+        // first analyser (cheap: it reads nothing until run) gives the title.
+        let probe = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .mix, parameters: parameters, columns: 1)
+        try Self.requireBins(presentation, probe)
+        let unit = presentation.scale == .dbfs ? "dBFS" : presentation.scale == .psd ? "dB re 1 FS²/Hz" : "dB re 1 FS²"
+        var view = SpectrogramChart(
+            plotting.chartStyle, title: probe.title(scale: presentation.scale), unit: unit, frequencies: probe.frequencies, frequencyRange: range,
+            logarithmic: logarithmic, times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate, floor: plotting.floorLevel,
+            colorMap: colormap ?? .viridis)
+        let count = view.analysisColumns(frameCount: Int64(frames.count), windowSize: probe.parameters.windowSize)
+        let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .mix, parameters: parameters, columns: count)
+        try analyzer.run { frame throws(SignalPathError) in
+            view.set(frame: frame.index, of: count, powers: analyzer.spectrum(of: frame).powers(in: presentation.scale)[0])
+        }
+        let ceiling = plotting.ceiling ?? max(Self.defaultCeiling(highest: view.highest, scale: presentation.scale), plotting.floorLevel + 10)
+        return try ChartRenderer.render(view.finished(ceiling: ceiling), as: format.chart!)
+    }
+
+    /// The heat map of one file, as terminal text.
     private func plot(_ file: AudioFile, frames: Range<Int64>, parameters: SpectrumParameters, format: OutputFormat) throws(SignalPathError) -> String {
         let size = plotting.size(defaultHeight: 32)
         let plotArea = SpectrogramPlot.plotArea(in: Area(x: 0, y: 0, width: size.width, height: size.height))
@@ -164,8 +197,11 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     /// 0 dB for dBFS and power (a full-scale sine reads 0 and -3.01); for a density, which has no
     /// such top, the highest level rounded up to 10 dB.
     private static func defaultCeiling(_ levels: [[Double]], scale: SpectrumScale) -> Double {
+        defaultCeiling(highest: levels.lazy.flatMap { $0 }.filter(\.isFinite).max() ?? 0, scale: scale)
+    }
+
+    private static func defaultCeiling(highest: Double, scale: SpectrumScale) -> Double {
         guard scale == .psd else { return 0 }
-        let highest = levels.lazy.flatMap { $0 }.filter(\.isFinite).max() ?? 0
-        return (highest / 10).rounded(.up) * 10
+        return highest.isFinite ? (highest / 10).rounded(.up) * 10 : 0
     }
 }

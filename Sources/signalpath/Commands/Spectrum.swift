@@ -22,7 +22,8 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
             frequency and note. Piped, the spectrum is CSV; --format text gives a summary with \
             the peaks instead, --format json or ndjson the data with its conventions (a file that \
             cannot be read is an entry with `path` and `error`). --output FILE writes a file whose \
-            extension picks the format (.svg: the plot; .csv .tsv .json .ndjson .txt). Options \
+            extension picks the format (.png .svg .pdf: the chart, --size, --theme, --dpi; \
+            .csv .tsv .json .ndjson .txt). Options \
             that would change nothing in the chosen format (--width or --style with CSV, \
             --smooth with text, …) are refused.
 
@@ -31,13 +32,14 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
               signalpath spectrum take.wav --range 00:01:00..00:01:10 --channel left | head
               signalpath spectrum take.flac --bands 1/3 --weighting A --format json
               signalpath spectrum take.wav --window flat-top --peaks 10 --format csv
-              signalpath spectrum take.wav --output take.svg --width 120 --height 40
+              signalpath spectrum take.wav --output take.png --size 1600x900
             """
     )
 
     static let name = "spectrum"
-    static let formats: [OutputFormat] = [.plot, .text, .csv, .tsv, .json, .ndjson, .svg]
+    static let formats: [OutputFormat] = [.plot, .text, .csv, .tsv, .json, .ndjson, .svg, .png, .pdf]
     static let view = TerminalView.picture
+    static let writesFilePerInput = true
 
     @OptionGroup var input: FileArguments
 
@@ -55,8 +57,8 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
     func validate() throws {
         let format = output.resolvedFormat
         try plotting.refuseInapplicable(format: format)
-        if style != nil && !format.isPicture { throw ValidationError("--style applies to a plot (--format plot or svg), not to \(format.rawValue).") }
-        if format == .svg && input.files.count > 1 { throw ValidationError("An SVG file holds one plot; name one input file.") }
+        if style != nil && !format.isPicture { throw ValidationError("--style applies to a picture (--format plot, svg, png or pdf), not to \(format.rawValue).") }
+        try output.check(inputs: input.files)
         if format == .text, let option = show.smooth != nil ? "--smooth" : show.bands != nil ? "--bands" : nil {
             throw ValidationError("\(option) shapes the spectrum that plots and data show; the text summary lists peaks of the bins.")
         }
@@ -64,45 +66,44 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
     }
 
     func run() async throws {
-        var writer = try ResultWriter(output: output, schema: SpectrumReport.schema)
-        let format = writer.format
-        let presentation = show.presentation(format: format)
-        var table = DelimitedText(format == .tsv ? .tsv : .csv)
-        for path in input.files {
-            do throws(SignalPathError) {
-                let report = try await analyse(path, presentation: presentation)
-                switch format {
-                case .plot, .svg:
-                    let plot = report.plot(
-                        style: style ?? .lines, logarithmic: !plotting.linear, floor: plotting.floorLevel, ceiling: plotting.ceiling,
-                        monochrome: plotting.isMonochrome(format))
-                    writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in plot.draw(into: &canvas, area: area) })
-                case .text:
-                    writer.writeReport(report.text)
-                case .csv, .tsv:
-                    let pathColumn = input.files.count > 1 ? path : nil
-                    if show.peaks != nil {
-                        report.appendPeaks(to: &table, header: writer.successes == 0, path: pathColumn)
-                    } else {
-                        report.appendRows(to: &table, header: writer.successes == 0, path: pathColumn)
-                    }
-                    writer.write(table.text)
-                    table = DelimitedText(format == .tsv ? .tsv : .csv)
-                    if StandardError.isTerminal { StandardError.writeLine("signalpath: " + report.conventionsLine) }
-                case .json, .ndjson: break
-                }
-                writer.succeeded(json: report.jsonMembers)
-            } catch {
-                writer.failed(error)
-            }
+        let format = output.resolvedFormat
+        let command = self
+        try await FileBatch(files: input.files, output: output, schema: SpectrumReport.schema, jobs: jobs.workers).run { item, writer throws(SignalPathError) in
+            try await command.write(item, format: format, to: &writer)
         }
-        try writer.finish()
     }
 
-    private func analyse(_ path: String, presentation: SpectrumPresentation) async throws(SignalPathError) -> SpectrumReport {
+    private func write(_ item: FileBatch<Spectrum>.Item, format: OutputFormat, to writer: inout ResultWriter) async throws(SignalPathError) {
+        let report = try await analyse(item.path, presentation: show.presentation(format: format), workers: item.workers)
+        switch format {
+        case .plot:
+            let plot = report.plot(
+                style: style ?? .lines, logarithmic: !plotting.linear, floor: plotting.floorLevel, ceiling: plotting.ceiling,
+                monochrome: plotting.isMonochrome(format))
+            writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in plot.draw(into: &canvas, area: area) })
+        case .svg, .png, .pdf:
+            let plot = report.plot(style: style ?? .lines, logarithmic: !plotting.linear, floor: plotting.floorLevel, ceiling: plotting.ceiling)
+            writer.write(bytes: try plotting.chartFile(format) { plot.chart($0, bands: report.rowBands) })
+        case .text:
+            writer.writeReport(report.text)
+        case .csv, .tsv:
+            var table = DelimitedText(format == .tsv ? .tsv : .csv)
+            if show.peaks != nil {
+                report.appendPeaks(to: &table, header: writer.successes == 0, path: item.pathColumn)
+            } else {
+                report.appendRows(to: &table, header: writer.successes == 0, path: item.pathColumn)
+            }
+            writer.write(table.text)
+            if StandardError.isTerminal { StandardError.writeLine("signalpath: " + report.conventionsLine) }
+        case .json, .ndjson: break
+        }
+        writer.succeeded(json: report.jsonMembers)
+    }
+
+    private func analyse(_ path: String, presentation: SpectrumPresentation, workers: Int) async throws(SignalPathError) -> SpectrumReport {
         let file = try AudioFile.openNoting(path)
         let frames = try range.frames(in: file)
         let analyzer = try SpectrumAnalyzer(file: file, frames: frames, channels: show.channels, parameters: engine.parameters(for: file))
-        return SpectrumReport(spectrum: try await analyzer.run(workers: jobs.workers), presentation: presentation)
+        return SpectrumReport(spectrum: try await analyzer.run(workers: workers), presentation: presentation)
     }
 }

@@ -167,6 +167,34 @@ enum OptionValue {
     }
 
     /// `START..END`, either side optional.
+    /// Columns of a waveform's data: 1 to 1 000 000 (a column per pixel of the widest picture, and
+    /// then some; more rows than that are the samples themselves).
+    static func columns(_ text: String) throws -> Int {
+        guard let count = Int(text), (1...1_000_000).contains(count) else { throw ValidationError("a number of columns from 1 to 1000000") }
+        return count
+    }
+
+    /// `1600x900` (or `1600×900`): from 160×90, so that a chart has room for its axes, to
+    /// 16 000 each way.
+    static func chartSize(_ text: String) throws -> ChartSize {
+        let parts = text.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" }).map(String.init)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
+            throw ValidationError("--size takes WIDTHxHEIGHT, such as 1600x900; '\(text)' is not one.")
+        }
+        guard (160...16000).contains(width), (90...16000).contains(height) else {
+            throw ValidationError("--size takes 160 to 16000 wide and 90 to 16000 high.")
+        }
+        return ChartSize(width: width, height: height)
+    }
+
+    /// Pixels per inch of a PNG: 24 to 1200.
+    static func dpi(_ text: String) throws -> Double {
+        guard let value = Double(text), value.isFinite, (24...1200).contains(value) else {
+            throw ValidationError("--dpi takes 24 to 1200 pixels per inch.")
+        }
+        return value
+    }
+
     static func timeRange(_ text: String) throws -> TimeRange {
         guard let range = TimeRange(parsing: text) else {
             throw ValidationError("use START..END, such as 1.5..3, 250ms..750ms, 00:01:02.5..00:01:05, 90s.. or ..10s")
@@ -188,6 +216,8 @@ extension RMSReference: ExpressibleByArgument {}
 extension TruePeakMode: ExpressibleByArgument {}
 extension ColorDepth.Choice: ExpressibleByArgument {}
 extension ColorMap: ExpressibleByArgument {}
+extension ChartTheme: ExpressibleByArgument {}
 extension SpectrumPlot.TraceStyle: ExpressibleByArgument {}
 extension ReplayView: ExpressibleByArgument {}
 extension Recorder.RawFormat: ExpressibleByArgument {}
+extension WaveformPlot.Scale: ExpressibleByArgument {}

@@ -12,10 +12,14 @@ enum OutputFormat: String, CaseIterable {
     case json
     /// One line per file (spectrogram: per frame and channel).
     case ndjson
-    /// The picture as a standalone SVG document.
-    case svg
+    /// The picture as a chart file, drawn by Cairo: SVG (vectors, text as glyph outlines, heat
+    /// maps as embedded images), PNG (pixels) or PDF (vectors, for print).
+    case svg, png, pdf
 
-    var isPicture: Bool { self == .plot || self == .svg }
+    var isPicture: Bool { self == .plot || chart != nil }
+
+    /// The chart format of a chart file; nil for the terminal plot and for data and text.
+    var chart: ChartFormat? { ChartFormat(rawValue: rawValue) }
 
     /// The extension of an `--output` file in this format; nil for plot, which is for terminals.
     var fileExtension: String? {
@@ -35,9 +39,6 @@ enum OutputFormat: String, CaseIterable {
         default: self.init(rawValue: fileExtension.lowercased())
         }
     }
-
-    /// Image formats of a later issue: an `--output` with these names them as not written yet.
-    static let plannedExtensions = ["png", "pdf"]
 
     /// `a, b or c`.
     static func list(_ items: [String]) -> String {
@@ -66,9 +67,14 @@ protocol DataCommand: SendableMetatype {
     static var name: String { get }
     static var formats: [OutputFormat] { get }
     static var view: TerminalView { get }
+    /// True for a command that can write a file per input (`--output 'DIR/{stem}.png'`): it runs
+    /// its files through `FileBatch`.
+    static var writesFilePerInput: Bool { get }
 }
 
 extension DataCommand {
+    static var writesFilePerInput: Bool { false }
+
     /// The extensions `--output` takes for this command.
     static var extensions: [String] { formats.compactMap(\.fileExtension).map { "." + $0 } }
 
@@ -85,7 +91,7 @@ extension DataCommand {
             .plot: "plot (the picture, for a terminal)", .text: "text (the report for people)", .csv: "csv", .tsv: "tsv",
             .json: "json (one document)",
             .ndjson: "ndjson (one line per \(name == "spectrogram" ? "frame and channel" : name == "loudness" ? "point, then one per file" : "file"))",
-            .svg: "svg (the picture as an SVG file)",
+            .svg: "svg", .png: "png", .pdf: "pdf (the picture as a chart file)",
         ]
         let defaults =
             switch view {
@@ -109,16 +115,57 @@ struct OutputOptions<Command: DataCommand>: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Write to FILE instead of standard output, whole or not at all; its extension picks the format: \(OutputFormat.list(Command.extensions)).",
+            "Write to FILE instead of standard output, whole or not at all; its extension picks the format: \(OutputFormat.list(Command.extensions))."
+                + (Command.writesFilePerInput
+                    ? " A pattern with {stem}, {name} or {dir} writes a file per input ('pictures/{stem}.png'), each as if it were the only one."
+                    : ""),
             valueName: "file"))
     var output: String?
 
-    @Flag(name: .long, help: "Replace the --output file if it exists.")
+    @Flag(name: .long, help: "Replace the --output file (or, with a pattern, the files) if it exists.")
     var force = false
 
     func validate() throws {
-        _ = try resolved()
+        let format = try resolved()
         if force && output == nil { throw ValidationError("--force replaces an --output file; there is none.") }
+        if format == .png || format == .pdf, output == nil, StandardOutput.isTerminal {
+            throw ValidationError("\(format.rawValue.uppercased()) is binary: name a file with --output, or pipe it.")
+        }
+        if let output, try OutputPattern(output) != nil, !Command.writesFilePerInput {
+            throw ValidationError("--output \(output): \(Command.name) writes one result for all its files; name one file, without {placeholders}.")
+        }
+    }
+
+    /// The --output pattern, when it names a file per input (after `validate()`).
+    var pattern: OutputPattern? { output.flatMap { try? OutputPattern($0) } }
+
+    /// Checks the output against the inputs (a command's `validate()` calls it): a file that holds
+    /// one picture cannot take several inputs without a pattern, and a pattern must give each
+    /// input its own file. Data formats (CSV, JSON, …) hold several files in one document.
+    func check(inputs: [String]) throws {
+        guard let output else {
+            // Chart files one after another on standard output would be one broken file.
+            if inputs.count > 1, let chart = resolvedFormat.chart {
+                let suggestion = Command.writesFilePerInput ? " or a pattern such as --output '{stem}.\(chart.rawValue)'" : ""
+                throw ValidationError("Standard output holds one chart, and \(inputs.count) files are named; name one file\(suggestion).")
+            }
+            return
+        }
+        guard let pattern else {
+            if inputs.count > 1 && resolvedFormat.isPicture {
+                let suggestion = Command.writesFilePerInput ? "; for a file per input, name a pattern such as '{stem}.\(resolvedFormat.rawValue)'" : ""
+                throw ValidationError("--output \(output) holds one chart, and \(inputs.count) files are named\(suggestion).")
+            }
+            return
+        }
+        var seen: [String: String] = [:]
+        for input in inputs {
+            let target = pattern.path(for: input)
+            if let other = seen[target] {
+                throw ValidationError("--output \(output): \(other) and \(input) would both write \(target); use {dir} or {name} to tell them apart.")
+            }
+            seen[target] = input
+        }
     }
 
     /// The format to write (after `validate()`, which has refused every conflict).
@@ -135,9 +182,6 @@ struct OutputOptions<Command: DataCommand>: ParsableArguments {
         let name = output.split(separator: "/").last.map(String.init) ?? output
         let fileExtension = name.contains(".") ? String(name[name.index(after: name.lastIndex(of: ".")!)...]) : ""
         let written = "\(Command.name) writes \(OutputFormat.list(Command.extensions))"
-        if OutputFormat.plannedExtensions.contains(fileExtension.lowercased()) {
-            throw ValidationError("--output \(output): \(fileExtension.uppercased()) is not written yet; \(written).")
-        }
         guard let picked = OutputFormat(fileExtension: fileExtension) else {
             throw ValidationError("--output \(output): the extension picks the format, and \(fileExtension.isEmpty ? "there is none" : "'.\(fileExtension)' is none"); \(written).")
         }

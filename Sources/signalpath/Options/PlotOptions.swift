@@ -2,9 +2,13 @@ import ArgumentParser
 import SignalPathKit
 
 /// How plots are drawn: size, colour, levels and frequency axis. They apply to the pictures
-/// (`--format plot` on a terminal, `svg`); given with a data or text format they are refused.
+/// (`--format plot` on a terminal; the chart files `svg`, `png`, `pdf`); given with a data or
+/// text format they are refused. The terminal's options (--width and --height in cells, --color)
+/// and the charts' (--size in points, --theme; --dpi for PNG) are refused in the other kind.
 struct PlotOptions: ParsableArguments {
     static let defaultFloor = -120.0
+    /// CSS's reference resolution: at 96 dpi a PNG has one pixel per point of --size.
+    static let referenceDPI = 96.0
 
     @Option(name: .long, help: ArgumentHelp("Plot width in columns (default: the terminal's, or COLUMNS, or 80).", valueName: "n"))
     var width: Int?
@@ -29,6 +33,19 @@ struct PlotOptions: ParsableArguments {
     @Flag(name: .long, help: "Linear frequency axis (default: logarithmic).")
     var linear = false
 
+    @Option(
+        name: .long, help: ArgumentHelp("Chart size, WIDTHxHEIGHT: pixels of a PNG at 96 dpi, points of SVG and PDF (default: 1200x675).", valueName: "wxh"),
+        transform: OptionValue.chartSize)
+    var size: ChartSize?
+
+    @Option(name: .long, help: "Chart colours: light or dark (default: light).")
+    var theme: ChartTheme?
+
+    @Option(
+        name: .long, help: ArgumentHelp("PNG resolution: pixels per inch, with --size read at 96 (default: 96; 192 doubles the pixels).", valueName: "dpi"),
+        transform: OptionValue.dpi)
+    var dpi: Double?
+
     func validate() throws {
         if let width, !(8...1000).contains(width) { throw ValidationError("--width takes 8 to 1000 columns.") }
         if let height, !(4...500).contains(height) { throw ValidationError("--height takes 4 to 500 rows.") }
@@ -42,12 +59,33 @@ struct PlotOptions: ParsableArguments {
     func refuseInapplicable(format: OutputFormat) throws {
         let given = [
             ("--width", width != nil), ("--height", height != nil), ("--color", color != nil), ("--floor", floor != nil),
-            ("--ceiling", ceiling != nil), ("--linear", linear),
+            ("--ceiling", ceiling != nil), ("--linear", linear), ("--size", size != nil), ("--theme", theme != nil), ("--dpi", dpi != nil),
         ].filter(\.1).map(\.0)
         if let first = given.first, !format.isPicture {
-            throw ValidationError("\(first) applies to a plot (--format plot or svg), not to \(format.rawValue).")
+            throw ValidationError("\(first) applies to a picture (--format plot, svg, png or pdf), not to \(format.rawValue).")
         }
-        if color != nil && format == .svg { throw ValidationError("--color applies to a plot on a terminal; SVG is always in colour.") }
+        if let chart = format.chart {
+            let name = chart.rawValue.uppercased()
+            if width != nil || height != nil {
+                throw ValidationError("--\(width != nil ? "width" : "height") counts terminal cells; a chart file is sized with --size WIDTHxHEIGHT.")
+            }
+            if color != nil { throw ValidationError("--color applies to a plot on a terminal; \(name) is always in colour (--theme light or dark).") }
+            if dpi != nil && chart != .png { throw ValidationError("--dpi sets the pixels of a PNG; \(name) is drawn in points, without pixels.") }
+        } else if let option = size != nil ? "--size" : theme != nil ? "--theme" : dpi != nil ? "--dpi" : nil {
+            throw ValidationError("\(option) applies to a chart file (svg, png or pdf), not to a plot on a terminal (its size: --width, --height).")
+        }
+    }
+
+    /// Size, resolution and theme of a chart file.
+    var chartStyle: ChartStyle {
+        let size = size ?? ChartSize(width: Int(Chart.defaultSize.width), height: Int(Chart.defaultSize.height))
+        return ChartStyle(width: Double(size.width), height: Double(size.height), pixelScale: (dpi ?? Self.referenceDPI) / Self.referenceDPI, theme: theme ?? .light)
+    }
+
+    /// The chart `build` makes in this style, as the bytes of `format`'s file.
+    func chartFile(_ format: OutputFormat, _ build: (ChartStyle) -> Chart) throws(SignalPathError) -> [UInt8] {
+        guard let chart = format.chart else { preconditionFailure("\(format) is not a chart format") }
+        return try ChartRenderer.render(build(chartStyle), as: chart)
     }
 
     var floorLevel: Double { floor ?? Self.defaultFloor }
@@ -63,14 +101,13 @@ struct PlotOptions: ParsableArguments {
     }
 
     /// True when `format` draws without colour (a plot on a terminal with none, `--color never`,
-    /// NO_COLOR): channels are then told apart by pattern, heat maps by shades. SVG is in colour.
+    /// NO_COLOR): channels are then told apart by pattern, heat maps by shades. Charts are in colour.
     func isMonochrome(_ format: OutputFormat) -> Bool { format == .plot && depth == .none }
 
-    /// The view as terminal text (`plot`) or a standalone SVG document (`svg`).
+    /// The view as terminal text (`plot`).
     func render(_ format: OutputFormat, defaultHeight: Int, theme: Theme = Theme(), draw: (inout Canvas, Area) -> Void) -> String {
-        precondition(format.isPicture)
+        precondition(format == .plot)
         let size = size(defaultHeight: defaultHeight)
-        if format == .svg { return PlotOutput.svg(width: size.width, height: size.height, theme: theme, draw: draw) }
         return PlotOutput.terminalText(width: size.width, height: size.height, depth: depth, theme: theme, draw: draw)
     }
 }

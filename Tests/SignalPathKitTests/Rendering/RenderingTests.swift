@@ -161,15 +161,4 @@ struct RenderingTests {
         #expect(ColorMap.magma.color(0) == RGB(hex: 0x000004) && ColorMap.magma.color(255) == RGB(hex: 0xFCFDBF))
         #expect(ColorMap.grayscale.color(128) == RGB(128, 128, 128))
     }
-
-    @Test("SVG: a standalone document with the plot's text and heat rectangles")
-    func svg() {
-        var canvas = Canvas(width: 4, height: 1)
-        canvas.write("<&", x: 0, y: 0, style: .label)
-        canvas.put(Cell("▀", .heat(255), background: .heat(0)), x: 3, y: 0)
-        let svg = SVGWriter().document(canvas)
-        #expect(svg.hasPrefix("<?xml") && svg.contains("<svg xmlns=\"http://www.w3.org/2000/svg\"") && svg.hasSuffix("</svg>\n"))
-        #expect(svg.contains(">&lt;</text>") && svg.contains(">&amp;</text>"))
-        #expect(svg.contains("fill=\"#fde725\"") && svg.contains("fill=\"#440154\""))
-    }
 }

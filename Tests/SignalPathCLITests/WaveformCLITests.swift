@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import SignalPathTestSupport
+
+@Suite("signalpath waveform")
+struct WaveformCLITests {
+    let scratch = ScratchDirectory("waveform-cli")
+
+    /// 1 s of a half-scale 100 Hz sine, 16-bit mono at 8 kHz, whose last 10 ms are driven to ±1.2
+    /// (clipped at the largest codes).
+    func clippedSine() -> String {
+        let samples = (0..<8000).map { frame in (frame >= 7920 ? 1.2 : 0.5) * sin(2 * Double.pi * 100 * Double(frame) / 8000) }
+        return scratch.write("clipped.wav", PCMFileBuilder(container: .wav, encoding: .signed16, channels: 1, sampleRate: 8000).file(samples: samples))
+    }
+
+    func rows(_ csv: String) -> [[String]] { csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } }
+
+    @Test("piped, CSV: a row per column with its exact frames, min, max, RMS and clipped samples")
+    func csv() throws {
+        let result = try signalpath("waveform", clippedSine(), "--columns", "8")
+        #expect(result.status == 0, "\(result.stderr)")
+        let table = rows(result.stdout)
+        #expect(table.first == ["column", "start_frame", "end_frame", "start_s", "end_s", "channel", "min", "max", "rms", "clipped"])
+        let data = Array(table.dropFirst())
+        try #require(data.count == 8)
+        #expect(data.map { $0[1] } == (0..<8).map { String($0 * 1000) } && data.last?[2] == "8000")
+        for row in data.prefix(7) {
+            // 1000 frames = 12.5 periods of the half-scale sine: peaks at ±0.5 (16-bit codes), RMS 0.3536.
+            #expect(abs(Double(row[6])! + 0.5) < 1e-4 && abs(Double(row[7])! - 0.5) < 1e-4, "\(row)")
+            #expect(abs(Double(row[8])! - 0.5.squareRoot() / 2) < 1e-3 && row[9] == "0", "\(row)")
+        }
+        let last = data[7]
+        #expect(Double(last[7])! > 0.9999 && Double(last[6]) == -1 && Int(last[9])! > 10, "\(last)")
+    }
+
+    @Test("JSON and NDJSON: columns per channel with conventions; a file that fails is an entry; the exit code is its")
+    func jsonOutput() throws {
+        let bad = scratch.write("bad.wav", Array("not audio".utf8))
+        let result = try signalpath("waveform", clippedSine(), bad, "--format", "json", "--columns", "4")
+        #expect(result.status == 65)
+        let object = try json(result)
+        #expect(object["schema"] as? String == "signalpath.waveform/1")
+        let files = try #require(object["files"] as? [[String: Any]])
+        #expect(files.count == 2 && files[1]["error"] != nil)
+        let channels = try #require(files[0]["channels"] as? [[String: Any]])
+        #expect((channels[0]["max"] as? [Double])?.count == 4 && (files[0]["column_starts"] as? [Int]) == [0, 2000, 4000, 6000, 8000])
+        #expect((files[0]["conventions"] as? [String: Any])?["columns"] != nil)
+        let ndjson = try signalpath("waveform", clippedSine(), "--format", "ndjson", "--columns", "4")
+        #expect(ndjson.status == 0 && ndjson.stdout.split(separator: "\n").count == 1 && ndjson.stdout.contains("\"schema\":\"signalpath.waveform/1\""))
+    }
+
+    @Test("the same output for any --jobs, and from standard input as from the file")
+    func jobsAndStandardInput() throws {
+        let path = sample("stereo-440L-880R-44k1-s16.wav")
+        let one = try signalpath("waveform", path, "--columns", "333", "--jobs", "1")
+        let three = try signalpath("waveform", path, "--columns", "333", "--jobs", "3")
+        #expect(one.status == 0 && one.stdout == three.stdout)
+        let piped = try signalpath(["waveform", "-", "--columns", "333"], input: FileManager.default.contents(atPath: path))
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout == one.stdout)
+    }
+
+    @Test("on a terminal (--format plot): lanes per channel, clipped columns marked, the title counting clipped samples")
+    func plot() throws {
+        let result = try signalpath("waveform", clippedSine(), "--format", "plot", "--width", "46", "--height", "9", "--color", "never")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count >= 9)
+        let wide = try signalpath("waveform", clippedSine(), "--format", "plot", "--width", "300", "--height", "9")
+        #expect(wide.stdout.hasPrefix(scratch.file("clipped.wav") + " · 0.00–1.00 s · 8000 Hz · linear · "), "\(wide.stdout.prefix(200))")
+        let count = try #require(Int(wide.stdout.split(separator: "·")[4].split(separator: " ")[0]))
+        #expect(wide.stdout.split(separator: "\n")[0].hasSuffix("clipped samples") && count > 10)
+        // 40 cells = 80 columns of 100 frames: the last 80 frames clipped are in column 79, the last cell.
+        let axis = try #require(lines.first { $0.contains("└") })
+        #expect(axis.hasSuffix("×") && axis.filter { $0 == "×" }.count == 1, "\(axis)")
+        let stereo = try signalpath("waveform", sample("stereo-440L-880R-44k1-s16.wav"), "--format", "plot", "--width", "40", "--height", "13")
+        #expect(stereo.stdout.contains("left") && stereo.stdout.contains("right"))
+    }
+
+    @Test("options that change nothing are refused, naming themselves")
+    func refusals() throws {
+        let path = sample("sine-1k-48k-s16-mono.wav")
+        for (arguments, option) in [
+            (["--format", "plot", "--columns", "10"], "--columns"), (["--format", "csv", "--scale", "dbfs"], "--scale"),
+            (["--format", "plot", "--floor", "-40"], "--floor"), (["--format", "plot", "--linear"], "--linear"),
+            (["--format", "plot", "--ceiling", "0"], "--ceiling"), (["--format", "csv", "--width", "50"], "--width"),
+        ] {
+            let result = try signalpath(["waveform", path] + arguments)
+            #expect(result.status == 64 && result.stderr.contains(option), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test("charts: a PNG of --size × --dpi/96 pixels, an SVG that parses as XML, a PDF that pdfinfo reads")
+    func chartFiles() throws {
+        let input = clippedSine()
+        for (name, extra) in [("w.png", ["--dpi", "192"]), ("w.svg", []), ("w.pdf", [])] {
+            let result = try signalpath(["waveform", input, "--output", scratch.file(name), "--size", "400x200"] + extra)
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+        }
+        let check = try run(
+            "/usr/bin/env",
+            [
+                "python3", "-c", "import sys, xml.etree.ElementTree as E; from PIL import Image; print(Image.open(sys.argv[1]).size); E.parse(sys.argv[2])", scratch.file("w.png"),
+                scratch.file("w.svg"),
+            ])
+        #expect(check.status == 0 && check.stdout == "(800, 400)\n", "\(check.stdout) \(check.stderr)")
+        let info = try run("/usr/bin/env", ["pdfinfo", scratch.file("w.pdf")])
+        #expect(info.status == 0 && info.stdout.contains("400 x 200 pts"), "\(info.stdout)")
+    }
+}
