@@ -5,7 +5,7 @@ public struct FileInfo: Sendable, Equatable {
     public var metadata: [MetadataEntry]
     /// Size on disk in bytes; nil for a stream.
     public var fileSize: Int64?
-    /// "direct_pcm" or "libsndfile".
+    /// "direct_pcm", "libsndfile" or "ffmpeg".
     public var decoder: String
 
     public init(path: String, format: AudioFormat, metadata: [MetadataEntry], fileSize: Int64?, decoder: String) {
@@ -29,7 +29,7 @@ public struct FileInfo: Sendable, Equatable {
         }
         self.init(
             path: file.path, format: format, metadata: file.metadata, fileSize: file.source?.size,
-            decoder: file.usesDirectPCM ? "direct_pcm" : "libsndfile")
+            decoder: file.usesDirectPCM ? "direct_pcm" : file.usesFFmpeg ? "ffmpeg" : "libsndfile")
     }
 }
 
@@ -89,7 +89,7 @@ extension FileInfo {
             rows.append(("truncated", "the header promises \(UnitFormat.grouped(promised)) frames"))
         }
         if let fileSize { rows.append(("file size", "\(UnitFormat.bytes(fileSize)) (\(UnitFormat.grouped(fileSize)) bytes)")) }
-        rows.append(("decoder", decoder == "direct_pcm" ? "direct PCM" : "libsndfile"))
+        rows.append(("decoder", decoder == "direct_pcm" ? "direct PCM" : decoder == "ffmpeg" ? "FFmpeg" : "libsndfile"))
         for entry in metadata {
             rows.append((entry.key.split(separator: "_").joined(separator: " "), TerminalText.sanitized(entry.value)))
         }
