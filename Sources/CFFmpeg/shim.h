@@ -43,6 +43,8 @@ SP_FN(av_dict_free)
 SP_FN(av_log_set_level)
 SP_FN(av_strerror)
 SP_FN(av_rescale_q)
+SP_FN(avformat_index_get_entries_count)
+SP_FN(avformat_index_get_entry)
 
 // Macros Swift does not import.
 static const int SP_AVERROR_EOF = AVERROR_EOF;

@@ -106,7 +106,9 @@ final class FFmpeg {
         // number of ticks (MP4's 1/rate; not Matroska's or ASF's milliseconds), and the container
         // has an index to seek by (not a raw AC-3 or ADTS stream).
         let finePerSample = timeBase.num > 0 && Int64(timeBase.den) % (Int64(rate) * Int64(timeBase.num)) == 0
-        let indexed = finePerSample && first?.timestamp != nil && Self.indexedDemuxers.contains { demuxer.contains(Substring($0)) }
+        let indexed =
+            finePerSample && first?.timestamp != nil && Self.indexedDemuxers.contains { demuxer.contains(Substring($0)) }
+            && Self.timestampsAreContiguous(avStream, rate: rate, api: api)
         facts = Facts(streamIndex: streamIndex, frames: Int64.max, startTimestamp: first?.timestamp ?? 0, seeksByIndex: indexed)
         let frames = try countFrames(stated: Self.statedDuration(avStream, context: context))
         facts = Facts(streamIndex: streamIndex, frames: frames, startTimestamp: facts.startTimestamp, seeksByIndex: facts.seeksByIndex)
@@ -285,6 +287,24 @@ final class FFmpeg {
             releaseFrame()
         }
         return total
+    }
+
+    /// False when the index shows timestamps that do not advance by the codec's fixed frame size
+    /// from packet to packet: there, timestamps and decoded samples disagree, and frames are found
+    /// by counting samples instead. A 2-hour M4A made of 720 stream-copied pieces had a one-tick
+    /// gap at every joint: by timestamps it was 719 frames longer than `ffmpeg -f f32le` decodes.
+    private static func timestampsAreContiguous(_ stream: UnsafeMutablePointer<AVStream>, rate: Int, api: FFmpegAPI) -> Bool {
+        let frameSize = Int64(stream.pointee.codecpar.pointee.frame_size)
+        let base = stream.pointee.time_base
+        let count = api.avformat_index_get_entries_count(stream)
+        guard frameSize > 0, count > 1, base.num == 1, Int64(base.den) == Int64(rate) else { return true }
+        guard var previous = api.avformat_index_get_entry(stream, 0)?.pointee.timestamp else { return false }
+        for index in 1..<count {
+            guard let entry = api.avformat_index_get_entry(stream, index) else { return false }
+            if entry.pointee.timestamp - previous != frameSize { return false }
+            previous = entry.pointee.timestamp
+        }
+        return true
     }
 
     private static func statedDuration(_ stream: UnsafeMutablePointer<AVStream>, context: UnsafeMutablePointer<AVFormatContext>) -> Double? {
@@ -634,6 +654,8 @@ struct FFmpegAPI: @unchecked Sendable {
     let av_log_set_level: sp_fn_av_log_set_level
     let av_strerror: sp_fn_av_strerror
     let av_rescale_q: sp_fn_av_rescale_q
+    let avformat_index_get_entries_count: sp_fn_avformat_index_get_entries_count
+    let avformat_index_get_entry: sp_fn_avformat_index_get_entry
 
     /// The libraries' file names, by the major versions of the headers built against.
     static let libraries = [
@@ -684,7 +706,8 @@ struct FFmpegAPI: @unchecked Sendable {
             av_packet_unref: symbol("av_packet_unref"), av_frame_alloc: symbol("av_frame_alloc"), av_frame_free: symbol("av_frame_free"),
             av_frame_unref: symbol("av_frame_unref"), av_malloc: symbol("av_malloc"), av_free: symbol("av_free"),
             av_dict_get: symbol("av_dict_get"), av_dict_set: symbol("av_dict_set"), av_dict_free: symbol("av_dict_free"),
-            av_log_set_level: symbol("av_log_set_level"), av_strerror: symbol("av_strerror"), av_rescale_q: symbol("av_rescale_q"))
+            av_log_set_level: symbol("av_log_set_level"), av_strerror: symbol("av_strerror"), av_rescale_q: symbol("av_rescale_q"),
+            avformat_index_get_entries_count: symbol("avformat_index_get_entries_count"), avformat_index_get_entry: symbol("avformat_index_get_entry"))
         if let missing { return .failure(LoadFailure(reason: "FFmpeg's libraries lack \(missing)")) }
         // FFmpeg's own messages would be extra lines on standard error: errors here are one line.
         api.av_log_set_level(AV_LOG_QUIET)

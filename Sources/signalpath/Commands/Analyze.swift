@@ -33,6 +33,7 @@ struct Analyze: AsyncParsableCommand, DataCommand {
     static let view = TerminalView.report
 
     @OptionGroup var input: FileArguments
+    @OptionGroup var streamOption: StreamOptions
     @OptionGroup var range: RangeOptions
     @OptionGroup var analysis: AnalysisOptions
     @OptionGroup var output: OutputOptions<Analyze>
@@ -41,6 +42,7 @@ struct Analyze: AsyncParsableCommand, DataCommand {
     func run() async throws {
         var writer = try ResultWriter(output: output, schema: SignalAnalysis.schema)
         let range = self.range, settings = analysis.settings, workers = jobs.workers, files = input.files
+        let stream = streamOption.stream
         // Files run side by side (up to --jobs at once); reports come out in the order given.
         await withTaskGroup(of: (Int, Result<SignalAnalysis, SignalPathError>).self) { group in
             var next = 0
@@ -50,7 +52,7 @@ struct Analyze: AsyncParsableCommand, DataCommand {
                 next += 1
                 group.addTask {
                     do throws(SignalPathError) {
-                        return (index, .success(try await Self.analyse(files[index], range: range, settings: settings, workers: workers)))
+                        return (index, .success(try await Self.analyse(files[index], stream: stream, range: range, settings: settings, workers: workers)))
                     } catch {
                         return (index, .failure(error))
                     }
@@ -85,9 +87,9 @@ struct Analyze: AsyncParsableCommand, DataCommand {
     }
 
     private static func analyse(
-        _ path: String, range: RangeOptions, settings: AnalysisSettings, workers: Int
+        _ path: String, stream: Int?, range: RangeOptions, settings: AnalysisSettings, workers: Int
     ) async throws(SignalPathError) -> SignalAnalysis {
-        let file = try AudioFile.openNoting(path)
+        let file = try AudioFile.openNoting(path, stream: stream)
         let frames = try range.frames(in: file)
         let progress = ProgressLine(label: "analyze \(path)")
         defer { progress.finish() }

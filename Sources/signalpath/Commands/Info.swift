@@ -22,6 +22,7 @@ struct Info: ParsableCommand, DataCommand {
     static let view = TerminalView.report
 
     @OptionGroup var input: FileArguments
+    @OptionGroup var streamOption: StreamOptions
     @OptionGroup var output: OutputOptions<Info>
 
     func run() throws {
@@ -29,7 +30,7 @@ struct Info: ParsableCommand, DataCommand {
         var writer = try ResultWriter(output: output, schema: FileInfo.schema)
         for path in input.files {
             do throws(SignalPathError) {
-                let info = try FileInfo(file: AudioFile.openNoting(path, use: nil))
+                let info = try FileInfo(file: AudioFile.openNoting(path, use: nil, stream: streamOption.stream))
                 switch format {
                 case .text:
                     writer.writeReport(info.text)
