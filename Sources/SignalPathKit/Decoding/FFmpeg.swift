@@ -125,11 +125,17 @@ final class FFmpeg {
     /// (an MP4's `moov`) could not be read.
     static let cannotOpen = "FFmpeg cannot open it"
 
-    /// Off: after a seek by the index, frames of an AAC M4A came out misplaced (not bit-identical to
-    /// the same frames decoded from the start; `FFmpegDecodingTests.indexedM4A`), so every seek
-    /// decodes from the start or from the current position. Exact, but a range near the end of a
-    /// long file costs a decode of everything before it. The length is still counted from the end.
-    static let seeksByIndex = false
+    /// Seeks by the index decode from `seekPrerollSeconds` before the target. That gives the
+    /// samples of a decode from the start bit for bit for codecs whose state is their recent
+    /// packets (AAC without noise substitution: exact after 1 457 frames of preroll, measured), but
+    /// not for AAC with PNS (ffmpeg's encoder uses it by default): its decoder draws the noise of
+    /// substituted bands from a generator that a flush resets, so those bands get another draw of
+    /// the same energy. So a seek decodes forward when the target is less than this far ahead, and
+    /// a whole-file pass, whose workers skip each other's chunks of ~5 s, gets the samples of a
+    /// decode from the start, identical for any number of workers up to 10 minutes' worth of
+    /// chunks; a range further in is found by the index in time independent of its position.
+    var forwardDecodeSeconds = 600.0
+    static let seeksByIndex = true
 
     /// Demuxers whose index and timestamps a seek can trust.
     private static let indexedDemuxers = ["mov", "matroska", "ogg", "asf", "flac", "wav", "w64", "caf", "aiff", "wv", "ape"]
@@ -165,8 +171,9 @@ final class FFmpeg {
     func seek(toFrame target: Int64) throws(SignalPathError) {
         if target == position && seekTarget == nil { return }
         releaseFrame()
-        if facts.seeksByIndex {
-            let preroll = Int64(Self.seekPrerollSeconds * Double(format.sampleRate)) + Int64(session.seekPreroll)
+        let preroll = Int64(Self.seekPrerollSeconds * Double(format.sampleRate)) + Int64(session.seekPreroll)
+        let ahead = target - position
+        if facts.seeksByIndex, target > preroll, ahead < 0 || Double(ahead) > forwardDecodeSeconds * Double(format.sampleRate) {
             let from = max(0, target - preroll)
             try session.seek(to: timestamp(ofFrame: from), streamIndex: facts.streamIndex, path: path)
             seekTarget = target
