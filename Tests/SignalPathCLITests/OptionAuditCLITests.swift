@@ -73,6 +73,8 @@ struct OptionAuditCLITests {
                         Variant("--peaks", "2"), Variant("--a4", "415"), Variant("--format", "json"), Variant("--output", out + ".json"),
                         Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"), Variant("--floor", "-90"),
                         Variant("--ceiling", "10"), Variant("--linear"), Variant("--style", "bars"),
+                        // One audio stream: stream 1 is refused (FFmpegCLITests picks streams of a file with two).
+                        Variant("--stream", "1"),
                     ]),
                 Scenario(
                     base: ["spectrum", stereo, "--format", "svg"],
@@ -94,7 +96,7 @@ struct OptionAuditCLITests {
                         Variant("--average", "max"), Variant("--channel", "left"), Variant("--scale", "psd"), Variant("--min-freq", "100"),
                         Variant("--max-freq", "1000"), Variant("--colormap", "magma"), Variant("--long"), Variant("--format", "json"),
                         Variant("--output", out + ".csv"), Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"),
-                        Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"),
+                        Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"), Variant("--stream", "1"),
                     ]),
                 Scenario(
                     // 3 s in 60 columns at a 256-frame hop: a dozen segments per column for --average to combine.
@@ -114,11 +116,11 @@ struct OptionAuditCLITests {
                         Variant("--range", "0..0.5"), Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--rms-reference", "sine"),
                         Variant("--silence-threshold", "-20"), Variant("--clip-run", "1"), Variant("--tones", "1"), Variant("--harmonics", "3"),
                         Variant("--fft-size", "4096"), Variant("--window", "hann"), Variant("--a4", "415"), Variant("--format", "csv"),
-                        Variant("--output", out + ".txt"),
+                        Variant("--output", out + ".txt"), Variant("--stream", "1"),
                     ])
             ]
         case "info":
-            return [Scenario(base: ["info", sine], variants: [Variant("--format", "csv"), Variant("--output", out + ".json")])]
+            return [Scenario(base: ["info", sine], variants: [Variant("--format", "csv"), Variant("--output", out + ".json"), Variant("--stream", "1")])]
         case "replay":
             return [
                 Scenario(
