@@ -119,7 +119,8 @@ public final class AudioFile: Sendable {
             return
         }
         if let stream, stream != 0 {
-            throw SignalPathError.invalidRequest(path: file.path, reason: "there is no audio stream \(stream) (--stream counts audio streams from 0): the file has one audio stream (0)")
+            throw SignalPathError.invalidRequest(
+                path: file.path, reason: "there is no audio stream \(stream) (--stream counts audio streams from 0): the file has one audio stream (0)")
         }
         var format = probe.format
         if let header, Self.parsedContainers.contains(format.container) {
@@ -213,7 +214,8 @@ public final class AudioFile: Sendable {
         do throws(SignalPathError) {
             if decoding != .libsndfile, let layout = try PCMLayout.parse(cursor, size: nil, path: path) {
                 if let stream, stream != 0 {
-                    throw SignalPathError.invalidRequest(path: path, reason: "there is no audio stream \(stream) (--stream counts audio streams from 0): the input has one audio stream (0)")
+                    throw SignalPathError.invalidRequest(
+                        path: path, reason: "there is no audio stream \(stream) (--stream counts audio streams from 0): the input has one audio stream (0)")
                 }
                 cursor.stopRetaining()
                 return AudioFile(streamPath: path, layout: layout, cursor: cursor, ownedDescriptor: owned ? descriptor : nil)
