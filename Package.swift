@@ -27,9 +27,15 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
+        // FFmpeg's headers only: FFmpeg.swift loads the libraries with dlopen on first use (linking
+        // them would add ~130 shared libraries to every start-up; see FFmpeg.swift).
+        .systemLibrary(
+            name: "CFFmpeg",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
+        ),
         .target(
             name: "SignalPathKit",
-            dependencies: ["CSndFile", "CFFTW", "CALSA"]
+            dependencies: ["CSndFile", "CFFTW", "CALSA", "CFFmpeg"]
         ),
         .executableTarget(
             name: "signalpath",

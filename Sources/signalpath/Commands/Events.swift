@@ -33,6 +33,7 @@ struct Events: AsyncParsableCommand, DataCommand {
     static let view = TerminalView.report
 
     @OptionGroup var input: FileArguments
+    @OptionGroup var streamOption: StreamOptions
     @OptionGroup var range: RangeOptions
     @OptionGroup var rules: EventOptions
     @OptionGroup var output: OutputOptions<Events>
@@ -53,7 +54,7 @@ struct Events: AsyncParsableCommand, DataCommand {
     }
 
     private func scan(_ path: String, settings: EventSettings, writer: inout ResultWriter) async throws(SignalPathError) {
-        let file = try AudioFile.openNoting(path)
+        let file = try AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
         let report = EventOutput(path: path, format: file.format, frames: frames, settings: settings)
         let progress = ProgressLine(label: "events \(path)")

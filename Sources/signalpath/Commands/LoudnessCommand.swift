@@ -37,6 +37,7 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
     static let view = TerminalView.picture
 
     @OptionGroup var input: FileArguments
+    @OptionGroup var streamOption: StreamOptions
     @OptionGroup var range: RangeOptions
     @OptionGroup var output: OutputOptions<LoudnessCommand>
     @OptionGroup var plotting: PlotOptions
@@ -89,7 +90,7 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
     /// One file: the pass, with the series written (CSV, NDJSON) or kept (JSON, chart) as its
     /// points come.
     private func measure(_ path: String, writer: inout ResultWriter, wroteHeader: inout Bool) async throws(SignalPathError) {
-        let file = try AudioFile.openNoting(path)
+        let file = try AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
         let format = writer.format
         var series = LoudnessSeries(sampleRate: file.format.sampleRate, startFrame: frames.lowerBound, step: interval ?? 1)

@@ -35,6 +35,7 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     static let view = TerminalView.picture
 
     @OptionGroup var input: FileArguments
+    @OptionGroup var streamOption: StreamOptions
     @OptionGroup var range: RangeOptions
     @OptionGroup var engine: SpectrumEngineOptions
     @OptionGroup var output: OutputOptions<Spectrogram>
@@ -90,7 +91,7 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
         let presentation = self.presentation
         for path in input.files {
             do throws(SignalPathError) {
-                let file = try AudioFile.openNoting(path)
+                let file = try AudioFile.openNoting(path, stream: streamOption.stream)
                 let frames = try range.frames(in: file)
                 let parameters = engine.parameters(for: file)
                 if format.isPicture {
