@@ -63,7 +63,8 @@ struct OptionAuditCLITests {
         switch command {
         case "spectrum", "spectrogram", "loudness": base = ["--format", "csv"]
         case "replay": base = ["--no-realtime", "--fps", "10"]
-        case "analyze", "check", "events", "info": base = []
+        case "check": base = ["--max-clipped", "0", "--format", "json"]
+        case "analyze", "events", "info": base = []
         default: return scenarios
         }
         return scenarios + [Scenario(base: [command, try twoStreams()] + base, variants: [Variant("--stream", "1")])]

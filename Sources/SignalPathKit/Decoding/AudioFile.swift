@@ -39,6 +39,8 @@ public final class AudioFile: Sendable {
     let layout: PCMLayout?
     /// What FFmpeg learned when opening (the length, the stream), for the file's readers.
     private let ffmpegFacts: FFmpeg.Facts?
+    /// The opening FFmpeg decoder, going on front to back for every reader (`SharedDecode`).
+    private let sharedDecode: SharedDecode?
     /// A stream's only decoder, handed to the first reader.
     private let streamDecoder: StreamDecoderHandOff?
     /// A named pipe's descriptor, opened here and closed with the file.
@@ -112,6 +114,7 @@ public final class AudioFile: Sendable {
             streams = decoder.streams.map { $0.number == decoder.streamNumber ? Self.describe(decoder.format, number: $0.number, as: $0) : $0 }
             streamNumber = decoder.streamNumber
             ffmpegFacts = decoder.facts
+            sharedDecode = SharedDecode(decoder: decoder)
             source = file
             layout = nil
             streamDecoder = nil
@@ -144,6 +147,7 @@ public final class AudioFile: Sendable {
         streams = [Self.describe(format, number: 0, as: nil)]
         streamNumber = 0
         ffmpegFacts = nil
+        sharedDecode = nil
         source = file
         streamDecoder = nil
         ownedDescriptor = nil
@@ -240,6 +244,7 @@ public final class AudioFile: Sendable {
         streams = [Self.describe(format, number: 0, as: nil)]
         streamNumber = 0
         ffmpegFacts = nil
+        sharedDecode = nil
         source = nil
         self.layout = layout
         self.ownedDescriptor = ownedDescriptor
@@ -263,9 +268,13 @@ public final class AudioFile: Sendable {
         if let layout {
             return AudioReader(file: self, decoder: PCMDecoder(layout: layout, cursor: FileCursor(file: source), path: path))
         }
-        if let ffmpegFacts {
+        if let ffmpegFacts, let sharedDecode {
+            let path = path, stream = streamNumber, format = format
             return AudioReader(
-                file: self, decoder: try FFmpeg(cursor: FileCursor(file: source), path: path, stream: streamNumber, known: (ffmpegFacts, format)))
+                file: self,
+                decoder: SharedDecodeReader(shared: sharedDecode) { () throws(SignalPathError) -> FFmpeg in
+                    try FFmpeg(cursor: FileCursor(file: source), path: path, stream: stream, known: (ffmpegFacts, format))
+                })
         }
         return AudioReader(file: self, decoder: try SndFile(cursor: FileCursor(file: source), path: path))
     }

@@ -450,6 +450,16 @@ final class FFmpeg {
         let u8: (UInt8) -> Float = { Float(Int32($0) - 0x80) * (1.0 / 128.0) }
         let s64: (Int64) -> Float = { Float(Double($0) * (1.0 / 9_223_372_036_854_775_808.0)) }
         switch format {
+        case AV_SAMPLE_FMT_FLTP where channels == 2:
+            // AAC, Opus and Vorbis decode to planar Float; stereo interleaved in one pass over the
+            // output rather than one per channel (the converter was 4 % of analyze's CPU on a
+            // stereo AAC M4A, perf-sampled).
+            let left = UnsafeRawPointer(data[0]!).assumingMemoryBound(to: Float.self) + first
+            let right = UnsafeRawPointer(data[1]!).assumingMemoryBound(to: Float.self) + first
+            for index in 0..<count {
+                output[2 * index] = left[index]
+                output[2 * index + 1] = right[index]
+            }
         case AV_SAMPLE_FMT_FLTP: planar(Float.self) { $0 }
         case AV_SAMPLE_FMT_FLT: packed(Float.self) { $0 }
         case AV_SAMPLE_FMT_S16P: planar(Int16.self, s16)

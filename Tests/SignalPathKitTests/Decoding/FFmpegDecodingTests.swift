@@ -74,6 +74,31 @@ struct FFmpegDecodingTests {
         }
     }
 
+    /// Workers take chunks in turn, each reader skipping the chunks the others took: one shared
+    /// decode serves them, so with AAC's noise substitution (ffmpeg's default, which a seek
+    /// re-draws) every chunk still equals ffmpeg's decode from the start. A reader sent back to
+    /// the start, behind the blocks kept, decodes on its own and gets the same samples.
+    @Test("readers taking chunks in turn, and one sent back to the start, get ffmpeg's decode of an AAC with PNS, bit for bit")
+    func sharedDecode() throws {
+        let path = scratch.file("chunks.m4a")
+        try ffmpeg(["-i", source(seconds: 10), "-y", "-c:a", "aac", path])
+        let expected = try reference(path)
+        let file = try AudioFile.open(path)
+        let frames = try #require(file.format.frames)
+        let readers = try (0..<3).map { _ in try file.makeReader() }
+        let chunk: Int64 = 70_001  // not a multiple of the blocks or of AAC's 1024-frame packets
+        var decoded = [Float](repeating: 0, count: Int(frames) * 2)
+        for (index, start) in stride(from: Int64(0), to: frames, by: Int(chunk)).enumerated() {
+            let range = start..<min(frames, start + chunk)
+            let samples = try readers[index % readers.count].readFrames(range)
+            #expect(samples.count == range.count * 2)
+            decoded.replaceSubrange(Int(start) * 2..<Int(start) * 2 + samples.count, with: samples)
+        }
+        #expect(firstBitDifference(decoded, expected) == nil)
+        let again = try readers[0].readFrames(0..<48_000)
+        #expect(firstBitDifference(again, Array(expected[0..<96_000])) == nil, "after going back to the start")
+    }
+
     /// Reads 4000 frames from each of `starts` with a decoder that seeks by the index every time.
     func readByIndex(_ path: String, starts: [Int64]) throws -> [[Float]] {
         let decoder = try FFmpeg(cursor: FileCursor(file: try CachedFile(path: path)), path: path, stream: nil)
@@ -157,12 +182,17 @@ struct FFmpegDecodingTests {
     }
 
     /// A 2-hour M4A built without a 2-hour encode: 10 s of ADTS frames repeated 720 times (their
-    /// timestamps then run on without gaps), stream-copied into MP4 (the index at the end).
-    @Test("a range near the end of a 2-hour M4A reads the index and the bytes near it, not the file")
+    /// timestamps then run on without gaps), stream-copied into MP4 (the index at the end). Without
+    /// noise substitution an AAC-LC decoder's state at a piece's start is the previous piece's last
+    /// frame, so ffmpeg's decode of pieces 718–719 is its decode of pieces 1–2 of three: the
+    /// reference for the range, bit for bit (with PNS, `indexSeekBound` holds the level).
+    @Test("a range near the end of a 2-hour M4A reads the index and the bytes near it, not the file, and equals ffmpeg's decode")
     func longM4A() throws {
         let adts = scratch.file("ten.aac")
-        try ffmpeg(["-i", source(seconds: 10), "-y", "-c:a", "aac", "-b:a", "64k", "-f", "adts", adts])
+        try ffmpeg(["-i", source(seconds: 10), "-y", "-c:a", "aac", "-aac_pns", "0", "-b:a", "64k", "-f", "adts", adts])
         let piece = try Data(contentsOf: URL(fileURLWithPath: adts))
+        let three = scratch.file("three.aac")
+        try (piece + piece + piece).write(to: URL(fileURLWithPath: three))
         let long = scratch.file("long.aac")
         FileManager.default.createFile(atPath: long, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: long))
@@ -179,6 +209,10 @@ struct FFmpegDecodingTests {
         let start = frames - 96_000
         let samples = try file.readFrames(start..<start + 48_000)
         #expect(samples.count == 96_000)
+        let last = start - 719 * pieceFrames
+        try #require(last >= 0)
+        let expected = try reference(three)[Int(2 * pieceFrames + last) * 2..<Int(2 * pieceFrames + last) * 2 + 96_000]
+        #expect(firstBitDifference(samples, Array(expected)) == nil, "the range against ffmpeg's decode of the same pieces")
         let size = try #require(file.source?.size)
         let read = file.source!.reader.statistics.bytesRead
         // The index (~2.8 MB of sample sizes and offsets), 1 MiB blocks around the range and read-ahead.
