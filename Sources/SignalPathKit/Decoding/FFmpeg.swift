@@ -93,9 +93,19 @@ final class FFmpeg {
 
         // The stream as decoded (AAC states its channels in the bitstream): from the first frame.
         let parameters = avStream.pointee.codecpar.pointee
-        let first = try Self.firstFrame(session: session, frame: frame, api: api, path: path)
-        let rate = try AudioFormat.usableSampleRate(Double(first?.sampleRate ?? Int(parameters.sample_rate)), path: path)
-        let channels = try AudioFormat.usableChannelCount(first?.channels ?? Int(parameters.ch_layout.nb_channels), path: path)
+        let first: (sampleRate: Int, channels: Int, layout: ChannelLayout?, timestamp: Int64?)?
+        let rate: Int, channels: Int
+        do throws(SignalPathError) {
+            first = try Self.firstFrame(session: session, frame: frame, api: api, path: path)
+            rate = try AudioFormat.usableSampleRate(Double(first?.sampleRate ?? Int(parameters.sample_rate)), path: path)
+            channels = try AudioFormat.usableChannelCount(first?.channels ?? Int(parameters.ch_layout.nb_channels), path: path)
+        } catch {
+            // Thrown before every property is set, so deinit will not run: free the frame here
+            // (`make fuzz` found the leak: a stream whose first frame does not decode).
+            var frame: UnsafeMutablePointer<AVFrame>? = frame
+            api.av_frame_free(&frame)
+            throw error
+        }
         let sampleFormat = Self.sampleFormat(codec: api.codecName(parameters.codec_id), bits: Int(parameters.bits_per_raw_sample))
         format = AudioFormat(
             container: Self.container(context.pointee.iformat.pointee.name, cursor: cursor), sampleFormat: sampleFormat, sampleRate: rate,
