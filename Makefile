@@ -8,7 +8,7 @@ RELEASE := .build/release/signalpath
 # Debian packages: the C libraries signalpath links (libsndfile, FFTW, ALSA) or loads on first use (FFmpeg's, whose
 # headers the build needs), and the tools the tests use as independent
 # encoders and references (sox, ffmpeg, espeak-ng for speech), and groff to render the man pages.
-APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libavformat-dev libavcodec-dev libavutil-dev sox ffmpeg espeak-ng groff-base
+APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libavformat-dev libavcodec-dev libavutil-dev sox ffmpeg espeak-ng alsa-utils groff-base
 # Python modules the tests use as references (numpy and scipy come with the machine's Python).
 PIP_PACKAGES := pyloudnorm soundfile
 # Only for `make bench`.

@@ -59,6 +59,149 @@ struct EventsCLITests {
         #expect(conventions["silence_threshold_dbfs"] as? Double == -60 && conventions["dropout"] is String)
     }
 
+    /// Real recorded speech: the nine voice prompts alsa-utils installs (48 kHz, one voice saying
+    /// "Front Center" …), one after another. Its quiet parts hold the room's noise, as recordings do.
+    func recordedSpeech() throws -> String {
+        let prompts = try FileManager.default.contentsOfDirectory(atPath: "/usr/share/sounds/alsa").filter { $0.hasSuffix(".wav") && $0 != "Noise.wav" }.sorted()
+        try #require(prompts.count >= 8, "alsa-utils' voice prompts are missing: run `make setup`")
+        let path = scratch.file("recorded.wav")
+        let script = """
+            import sys, numpy as np, soundfile as sf
+            parts = [sf.read(p, dtype='float32')[0] for p in sys.argv[2:]]
+            sf.write(sys.argv[1], np.concatenate(parts), 48000, subtype='FLOAT')
+            """
+        let python = try run(try #require(which("python3")), ["-c", script, path] + prompts.map { "/usr/share/sounds/alsa/" + $0 })
+        try #require(python.status == 0, "\(python.stderr)")
+        return path
+    }
+
+    func eventList(_ path: String) throws -> [[String: Any]] {
+        let result = try signalpath("events", path, "--format", "json")
+        try #require(result.status == 0, "\(result.stderr)")
+        let file = try #require((try json(result)["files"] as? [[String: Any]])?.first)
+        return try #require(file["events"] as? [[String: Any]])
+    }
+
+    @Test("recorded speech: nothing but pauses found; gaps, a held value, falls and an offset put into it found where they are")
+    func recordedSpeechEvents() throws {
+        let clean = try recordedSpeech()
+        let found = try eventList(clean).filter { $0["type"] as? String != "silence" }
+        #expect(found.isEmpty, "\(found)")
+        // Put in at seeded places where the 10 ms on both sides is sound (≥ −40 dBFS RMS, the
+        // rule's premise), 0.3 s apart: six gaps of zero (1–150 ms) and a 20 ms run of one
+        // value, to the sample; three 60 dB falls (5–100 ms) where the 1 ms levels of the speech
+        // under them and 10 ms around stay within 15 dB of the level before (a fall below
+        // "the sound around" needs sound around that holds its level), to 1 ms; +2 % DC over 4 s away from them.
+        let path = scratch.file("recorded-events.wav")
+        let script = """
+            import sys, json, numpy as np, soundfile as sf
+            x, r = sf.read(sys.argv[1], dtype='float64')
+            rng = np.random.default_rng(14)
+            f = r // 100
+            level = lambda a: 10 * np.log10(np.mean(a ** 2) + 1e-30)
+            placed = []
+            dc = (int(5.0 * r), int(9.0 * r))
+            def free(s, e): return all(e + 0.3 * r < a or s > b + 0.3 * r for a, b, _ in placed + [dc + ('dc',)])
+            def sound(s, e): return level(x[s - f:s]) >= -40 and level(x[e:e + f]) >= -40
+            def steady(s, e):
+                ref = level(x[s - f:s])
+                return all(abs(level(x[k:k + r // 1000]) - ref) <= 15 for k in range(s - f, e + f, r // 1000))
+            want = [('zero', rng.uniform(0.001, 0.150)) for _ in range(6)] + [('held', 0.020)] + [('fall', rng.uniform(0.005, 0.100)) for _ in range(3)]
+            for kind, seconds in want:
+                for attempt in range(20000):
+                    n = int(seconds * r); s = int(rng.integers(f + 1, len(x) - n - f - 1)); e = s + n
+                    if free(s, e) and sound(s, e) and (kind != 'fall' or steady(s, e)): break
+                else: sys.exit('no place for ' + kind)
+                placed.append((s, e, kind))
+            y = x.copy()
+            for s, e, kind in placed:
+                if kind == 'zero': y[s:e] = 0
+                if kind == 'held': y[s:e] = 0.01
+                if kind == 'fall': y[s:e] *= 1e-3
+            y[dc[0]:dc[1]] += 0.02
+            sf.write(sys.argv[2], y.astype(np.float32), r, subtype='FLOAT')
+            print(json.dumps({'rate': r, 'placed': placed, 'dc': dc}))
+            """
+        let python = try run(try #require(which("python3")), ["-c", script, clean, path])
+        try #require(python.status == 0, "\(python.stderr)")
+        let truth = try #require(try JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as? [String: Any])
+        let rate = try #require(truth["rate"] as? Double)
+        let placed = try #require(truth["placed"] as? [[Any]])
+        let events = try eventList(path)
+        let dropouts = events.filter { $0["type"] as? String == "dropout" }.map { ($0["start_s"] as! Double * rate, $0["end_s"] as! Double * rate) }
+        for entry in placed {
+            let start = Double(entry[0] as! Int), end = Double(entry[1] as! Int), kind = entry[2] as! String
+            let tolerance = kind == "fall" ? rate / 1000 : 0.5
+            #expect(dropouts.contains { abs($0.0 - start) <= tolerance && abs($0.1 - end) <= tolerance }, "\(kind) \(start)..<\(end) not in \(dropouts)")
+        }
+        #expect(dropouts.count == placed.count, "\(dropouts)")
+        let dc = try #require(truth["dc"] as? [Int])
+        let offsets = events.filter { $0["type"] as? String == "dc_offset" }
+        #expect(offsets.count == 1, "\(offsets)")
+        if let span = offsets.first {
+            #expect(abs(span["start_s"] as! Double - Double(dc[0]) / rate) <= 0.1 && abs(span["end_s"] as! Double - Double(dc[1]) / rate) <= 0.1, "\(span)")
+        }
+    }
+
+    @Test("espeak-ng's speech: every dropout listed is a run of exact zero the synthesiser wrote, none elsewhere")
+    func synthesizedClosures() throws {
+        // espeak-ng writes the closure of a stop as an abrupt cut to digital zero, the voice
+        // resuming in phase after it: by its samples a dropout (docs/EVENTS.md). So the fact
+        // tested is that each one listed is such a run in the file, to the sample.
+        let speech = scratch.file("closures.wav")
+        let made = try run(try #require(which("espeak-ng")), ["-w", speech, "Stop, pick, tackle, kettle; but the top cat got a bad pet."])
+        try #require(made.status == 0, "\(made.stderr)")
+        let script = """
+            import sys, json, numpy as np, soundfile as sf
+            x, r = sf.read(sys.argv[1], dtype='int16')
+            z = np.concatenate([[0], (x == 0).astype(np.int8), [0]]); d = np.diff(z)
+            print(json.dumps({'rate': r, 'runs': [[int(a), int(b)] for a, b in zip(np.where(d == 1)[0], np.where(d == -1)[0])]}))
+            """
+        let python = try run(try #require(which("python3")), ["-c", script, speech])
+        try #require(python.status == 0, "\(python.stderr)")
+        let truth = try #require(try JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as? [String: Any])
+        let rate = try #require(truth["rate"] as? Double), runs = try #require(truth["runs"] as? [[Int]])
+        let events = try eventList(speech)
+        #expect(events.allSatisfy { ["silence", "dropout"].contains($0["type"] as? String) }, "\(events)")
+        for dropout in events where dropout["type"] as? String == "dropout" {
+            let start = Int(((dropout["start_s"] as! Double) * rate).rounded()), end = Int(((dropout["end_s"] as! Double) * rate).rounded())
+            #expect(runs.contains([start, end]), "\(dropout)")
+        }
+    }
+
+    @Test("gaps cut into espeak-ng's speech are found to the sample, besides its closures")
+    func gapsInSynthesizedSpeech() throws {
+        let speech = scratch.file("gaps-source.wav"), path = scratch.file("gaps.wav")
+        let made = try run(try #require(which("espeak-ng")), ["-w", speech, "Archivists check transfers for dropouts and clipping, one file after another."])
+        try #require(made.status == 0, "\(made.stderr)")
+        // Three gaps of zero (2, 25 and 120 ms) at seeded places with sound (≥ −40 dBFS RMS) in
+        // the 10 ms on both sides and no zero within 10 ms of them.
+        let script = """
+            import sys, json, numpy as np, soundfile as sf
+            x, r = sf.read(sys.argv[1], dtype='int16'); x = x.astype(np.int32)
+            rng = np.random.default_rng(8); f = r // 100; placed = []
+            level = lambda a: 10 * np.log10(np.mean((a / 32768.0) ** 2) + 1e-30)
+            for seconds in (0.002, 0.025, 0.120):
+                n = int(seconds * r)
+                while True:
+                    s = int(rng.integers(f + 1, len(x) - n - f - 1)); e = s + n
+                    if level(x[s - f:s]) >= -40 and level(x[e:e + f]) >= -40 and not (x[s - f:e + f] == 0).any() \\
+                        and all(e + r // 5 < a or s > b + r // 5 for a, b in placed): break
+                placed.append((s, e))
+            for s, e in placed: x[s:e] = 0
+            sf.write(sys.argv[2], x.astype(np.int16), r, subtype='PCM_16')
+            print(json.dumps({'rate': r, 'placed': placed}))
+            """
+        let python = try run(try #require(which("python3")), ["-c", script, speech, path])
+        try #require(python.status == 0, "\(python.stderr)")
+        let truth = try #require(try JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as? [String: Any])
+        let rate = try #require(truth["rate"] as? Double), placed = try #require(truth["placed"] as? [[Int]])
+        let dropouts = try eventList(path).filter { $0["type"] as? String == "dropout" }.map {
+            [Int((($0["start_s"] as! Double) * rate).rounded()), Int((($0["end_s"] as! Double) * rate).rounded())]
+        }
+        for gap in placed { #expect(dropouts.contains(gap), "\(gap) not in \(dropouts)") }
+    }
+
     @Test("text, CSV, TSV and NDJSON carry the same events; a broken file among them is an entry and exit 65")
     func formats() throws {
         let path = try speechWithEvents()

@@ -9,12 +9,10 @@ struct RunPiece: Sendable, Equatable {
     var continuesAfter: Bool
     /// The largest magnitude in the piece (silence, clipping); the repeated value (dropouts).
     var value: Float
-    /// Dropouts: the RMS of the 2 ms and of the 10 ms before the run (nil at the range's start),
+    /// Dropouts: the RMS about the mean of the 10 ms before the run (nil at the range's start),
     /// and after it (nil at the end).
-    var nearIn: Float = 0, flankIn: Float? = nil
-    var nearOut: Float = 0, flankOut: Float? = nil
-    /// Dropouts: |step| into and out of the run.
-    var stepIn: Float = 0, stepOut: Float = 0
+    var flankIn: Float? = nil
+    var flankOut: Float? = nil
 }
 
 /// One chunk's findings.
@@ -208,12 +206,18 @@ private struct Scan {
         var pieces: [RunPiece] = []
         var start = present.lowerBound
         func equalsPrevious(_ frame: Int64) -> Bool { frame > 0 && frame - 1 >= base && sample(channel, frame) == sample(channel, frame - 1) }
-        let near = Int64((EventSettings.edgeLength * Double(detector.sampleRate)).rounded(.up))
-        func rms(_ frames: Range<Int64>) -> Float? {
+        // Sound is what varies: the RMS about the flank's own mean, so that a held value next to
+        // quiet under a DC offset is not "inside sound".
+        func variation(_ frames: Range<Int64>) -> Float? {
             guard frames.lowerBound >= 0, frames.lowerBound >= base, frames.upperBound <= available else { return nil }
-            var sum = 0.0
-            for frame in frames { sum += Double(sample(channel, frame)) * Double(sample(channel, frame)) }
-            return Float((sum / Double(frames.count)).squareRoot())
+            var sum = 0.0, squares = 0.0
+            for frame in frames {
+                let value = Double(sample(channel, frame))
+                sum += value
+                squares += value * value
+            }
+            let mean = sum / Double(frames.count)
+            return Float(max(0, squares / Double(frames.count) - mean * mean).squareRoot())
         }
         func close(_ end: Int64) {
             let before = start == present.lowerBound && equalsPrevious(start)
@@ -222,14 +226,10 @@ private struct Scan {
             let value = sample(channel, start)
             var piece = RunPiece(start: start, end: end, continuesBefore: before, continuesAfter: after, value: value)
             if !before, start > 0, start - 1 >= base {
-                piece.stepIn = abs(value - sample(channel, start - 1))
-                piece.nearIn = rms(start - near..<start) ?? 0
-                piece.flankIn = rms(start - flank..<start)
+                piece.flankIn = variation(start - flank..<start)
             }
             if !after, end < available {
-                piece.stepOut = abs(sample(channel, end) - value)
-                piece.nearOut = rms(end..<end + near) ?? 0
-                piece.flankOut = rms(end..<end + flank)
+                piece.flankOut = variation(end..<end + flank)
             }
             pieces.append(piece)
         }

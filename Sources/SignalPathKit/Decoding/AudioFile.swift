@@ -101,6 +101,27 @@ public final class AudioFile: Sendable {
         // encoding and decoder, so that a rate or channel count that is not usable is refused the
         // same way on every path (libsndfile would read an AIFF rate of 0 Hz as 1 Hz).
         let header = try PCMLayout.parseHeader(FileCursor(file: file, readAheadBlocks: 0), size: file.size, path: file.path)
+        path = file.path
+        source = file
+        streamDecoder = nil
+        ownedDescriptor = nil
+        if decoding != .libsndfile, let layout = header?.layout, layout.writerPlaceholder {
+            // An RF64 that `record` (libsndfile) is still writing, or that was killed while it
+            // was: libsndfile refuses its all-ones ds64 size ("Unspecified internal error"), a
+            // pipe reads it to its end, and so does this, so that files and pipes agree.
+            try Self.refuseStream(stream, path: file.path)
+            let stated = AudioFormat(
+                container: layout.container, sampleFormat: layout.encoding.sampleFormat, sampleRate: layout.sampleRate, channels: layout.channels,
+                frames: layout.frames, channelLayout: layout.channelLayout)
+            format = stated
+            metadata = layout.metadata
+            self.layout = layout
+            streams = [Self.describe(stated, number: 0, as: nil)]
+            streamNumber = 0
+            ffmpegFacts = nil
+            sharedDecode = nil
+            return
+        }
         let probe: SndFile
         do {
             probe = try SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0), path: file.path)
@@ -108,23 +129,16 @@ public final class AudioFile: Sendable {
             // What libsndfile does not read goes to FFmpeg (not an empty file: nothing reads that).
             guard case .unrecognizedFormat = error, decoding == .automatic, file.size > 0 else { throw error }
             let decoder = try Self.openFFmpeg(file, stream: stream, libsndfileError: error)
-            path = file.path
             format = decoder.format
             metadata = decoder.metadata
             streams = decoder.streams.map { $0.number == decoder.streamNumber ? Self.describe(decoder.format, number: $0.number, as: $0) : $0 }
             streamNumber = decoder.streamNumber
             ffmpegFacts = decoder.facts
             sharedDecode = SharedDecode(decoder: decoder)
-            source = file
             layout = nil
-            streamDecoder = nil
-            ownedDescriptor = nil
             return
         }
-        if let stream, stream != 0 {
-            throw SignalPathError.invalidRequest(
-                path: file.path, reason: "there is no audio stream \(stream) (--stream counts audio streams from 0): the file has one audio stream (0)")
-        }
+        try Self.refuseStream(stream, path: file.path)
         var format = probe.format
         if let header, Self.parsedContainers.contains(format.container) {
             // The header's own rate: libsndfile reads AIFF rates of 2³⁰ Hz and more as 800 000 000.
@@ -137,7 +151,6 @@ public final class AudioFile: Sendable {
             format.frames = present
             format.framesPromised = frames
         }
-        path = file.path
         let layout = decoding == .libsndfile ? nil : header?.layout.flatMap { Self.agreeing($0, with: format) }
         // The channel mask as the WAVE specification reads it, also where libsndfile skips reserved bits.
         if let stated = layout?.channelLayout { format.channelLayout = stated }
@@ -148,9 +161,6 @@ public final class AudioFile: Sendable {
         streamNumber = 0
         ffmpegFacts = nil
         sharedDecode = nil
-        source = file
-        streamDecoder = nil
-        ownedDescriptor = nil
         if decoding == .directPCM && layout == nil {
             throw SignalPathError.invalidRequest(path: path, reason: "not plain PCM in WAV, RF64, Wave64 or AIFF")
         }
@@ -179,6 +189,14 @@ public final class AudioFile: Sendable {
             if decodes(middle) { present = middle + 1 } else { missing = middle }
         }
         return present
+    }
+
+    /// `--stream` on a file with one audio stream: only 0 is there.
+    private static func refuseStream(_ stream: Int?, path: String) throws(SignalPathError) {
+        if let stream, stream != 0 {
+            throw SignalPathError.invalidRequest(
+                path: path, reason: "there is no audio stream \(stream) (--stream counts audio streams from 0): the file has one audio stream (0)")
+        }
     }
 
     /// FFmpeg's decoder for a file libsndfile refused with `libsndfileError`. Where FFmpeg cannot

@@ -52,6 +52,9 @@ struct PCMLayout: Equatable {
     var metadata: [MetadataEntry] = []
     /// The layout a WAVE_FORMAT_EXTENSIBLE channel mask states; nil without one.
     var channelLayout: ChannelLayout? = nil
+    /// The RF64 ds64 data size is all ones, as libsndfile leaves it while writing: libsndfile
+    /// itself refuses such a file, so `AudioFile` reads it by this layout alone.
+    var writerPlaceholder = false
 
     var bytesPerFrame: Int { encoding.bytesPerSample * channels }
 
@@ -137,7 +140,11 @@ private struct HeaderParser {
                 var header = Header(sampleRate: format.sampleRate, channels: format.channels, layout: nil)
                 guard let encoding = format.encoding, format.blockAlign == encoding.bytesPerSample * format.channels else { return header }
                 var declared = UInt64(size32)
-                if isRF64, size32 == 0xFFFF_FFFF, let dataSize64 {
+                // All ones is a writer's placeholder, not a size: libsndfile leaves it in the ds64
+                // chunk of a file it is still writing (`record`) between header updates, so the
+                // data runs to the end of the file, as with a RIFF size of 0xFFFFFFFF.
+                let sizeUnknown = isRF64 && dataSize64 == UInt64.max
+                if isRF64, size32 == 0xFFFF_FFFF, let dataSize64, !sizeUnknown {
                     // As ffmpeg (which reads it as negative): no file holds 2⁶³ bytes, and libsndfile
                     // refused such a file ("Unspecified internal error") that a pipe would pass.
                     guard dataSize64 < 1 << 63 else {
@@ -145,13 +152,15 @@ private struct HeaderParser {
                     }
                     declared = dataSize64
                 }
-                let placeholder = size32 == 0 || size32 >= 0x7FFF_0000 && !(isRF64 && dataSize64 != nil)
+                if sizeUnknown { declared = .max }
+                let placeholder = sizeUnknown || size32 == 0 || size32 >= 0x7FFF_0000 && !(isRF64 && dataSize64 != nil)
                 let frames = frames(declared: declared, offset: body, bytesPerFrame: format.blockAlign, placeholder: placeholder)
                 header.layout = PCMLayout(
                     container: isRF64 ? .rf64 : (format.extensible ? .wavex : .wav), encoding: encoding,
                     bigEndian: false, channels: format.channels, sampleRate: format.sampleRate, dataOffset: body,
                     frames: frames.present, framesPromised: frames.promised, metadata: metadata,
                     channelLayout: ChannelLayout(channelMask: format.channelMask, channels: format.channels))
+                header.layout?.writerPlaceholder = sizeUnknown
                 return header
             default:
                 break

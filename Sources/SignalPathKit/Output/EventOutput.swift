@@ -88,13 +88,13 @@ public struct EventOutput: Sendable {
             .init(
                 "dropout",
                 .string(
-                    "per channel: a run of one value (digital zero or any other, not full scale) of >= 1 ms, with an RMS of 20 dB or more above the silence threshold over the 10 ms each side and a step into and out of it of >= 0.25 of that RMS; or the level of 1 ms blocks falling >= 40 dB below the 10 ms before and coming back within 200 ms (to 1 ms); level: the repeated value or the level during the fall"
+                    "per channel: a run of one value (digital zero or any other, not full scale) of >= 1 ms and < 200 ms, with an RMS about the mean of 20 dB or more above the silence threshold over the 10 ms each side (to the sample); or the level of 1 ms blocks falling >= 40 dB below the 10 ms before, staying >= 20 dB below it and coming back within 200 ms, its mean >= 40 dB below the 10 ms each side (to 1 ms); level: the repeated value or the level during the fall"
                 )),
             .init("max_dc", .number(settings.maximumDC)),
             .init(
                 "dc_offset",
                 .string(
-                    "per channel: the mean over 1 s, every 100 ms, above max_dc (fraction of full scale); the span runs from the first to the last 100 ms block of those windows whose own mean is above it; level: the span's mean in dBFS"
+                    "per channel: the mean over 1 s, every 100 ms, above max_dc (fraction of full scale) and steady (each 100 ms mean in it within 50 % of it); the span runs from the first to the last 100 ms block of those windows whose own mean is above it; level: the span's mean in dBFS"
                 )),
             .init("max_jump_lu", .number(settings.maximumJump)),
             .init(
@@ -145,8 +145,8 @@ public struct EventOutput: Sendable {
         let counts = AudioEvent.Kind.allCases.compactMap { kind in summary.counts[kind].map { "\($0) \(kind.rawValue)" } }
         return (total == 0 ? "no events" : "\(total) event\(total == 1 ? "" : "s"): " + counts.joined(separator: ", ")) + "\n"
             + "rules: silence < \(UnitFormat.fixed(settings.silenceThreshold, 1)) dBFS for >= \(UnitFormat.shortest(settings.minimumSilence)) s; "
-            + "clipping >= \(settings.minimumClipRun) full-scale samples; dropout >= 1 ms of one value or a 40 dB fall < 200 ms; "
-            + "DC > \(UnitFormat.shortest(settings.maximumDC * 100)) % over 1 s; loudness jump > \(UnitFormat.shortest(settings.maximumJump)) LU in 1 s (docs/EVENTS.md)"
+            + "clipping >= \(settings.minimumClipRun) full-scale samples; dropout: 1-200 ms of one value or a 40 dB fall < 200 ms; "
+            + "DC > \(UnitFormat.shortest(settings.maximumDC * 100)) % steady over 1 s; loudness jump > \(UnitFormat.shortest(settings.maximumJump)) LU in 1 s (docs/EVENTS.md)"
     }
 
     private static let widths = [14, 8, 10, 10, 11, 12]

@@ -28,7 +28,6 @@ struct EventDetectorTests {
             right[frame] *= 10
         }
         let dc = Int.random(in: 0..<2 * rate, using: &random)
-        for frame in dc..<dc + rate * 3 / 2 { left[frame] += 0.05 }
         for _ in 0..<3 {
             let start = Int.random(in: 0..<frames - rate, using: &random), length = Int.random(in: rate / 5..<rate, using: &random)
             for frame in start..<start + length {
@@ -44,6 +43,8 @@ struct EventDetectorTests {
             let start = Int.random(in: 0..<frames - rate / 10, using: &random), length = Int.random(in: rate / 1000...rate / 50, using: &random)
             for frame in start..<start + length { right[frame] = 0 }
         }
+        // The offset goes on last, over whatever is there: an offset is steady (DC rule).
+        for frame in dc..<dc + rate * 3 / 2 { left[frame] += 0.05 }
         return zip(left, right).flatMap { [$0, $1] }
     }
 
@@ -147,6 +148,36 @@ struct EventDetectorTests {
         }
         // Written in the order they end.
         #expect(found.map(\.frames.upperBound) == found.map(\.frames.upperBound).sorted())
+    }
+
+    @Test("pink noise at −20 dBFS, whose 1 s means wander past 1 %, holds no DC offset and no other event")
+    func pinkNoise() async throws {
+        // The bench's pinking filter (make_data.py) over seeded Gaussian noise, scaled to 0.1 RMS.
+        let rate = 48_000
+        var random = SeededGenerator(seed: 20_261_122)
+        let b = [0.049922035, -0.095993537, 0.050612699, -0.004408786], a = [1, -2.494956002, 2.017265875, -0.522189400]
+        var x = [Double](repeating: 0, count: 3), y = [Double](repeating: 0, count: 3)
+        var pink = [Double](repeating: 0, count: 30 * rate)
+        for index in pink.indices {
+            let u1 = Double.random(in: Double.ulpOfOne..<1, using: &random), u2 = Double.random(in: 0..<1, using: &random)
+            let white = (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+            let out = b[0] * white + b[1] * x[0] + b[2] * x[1] + b[3] * x[2] - a[1] * y[0] - a[2] * y[1] - a[3] * y[2]
+            x = [white, x[0], x[1]]
+            y = [out, y[0], y[1]]
+            pink[index] = out
+        }
+        let scale = 0.1 / (pink.reduce(0) { $0 + $1 * $1 } / Double(pink.count)).squareRoot()
+        pink = pink.map { $0 * scale }
+        // The premise: the plain 1 s mean does pass 1 % here.
+        let means = stride(from: 0, to: pink.count - rate, by: rate / 10).map { start in pink[start..<start + rate].reduce(0, +) / Double(rate) }
+        #expect(means.contains { abs($0) > 0.01 }, "largest 1 s mean \(means.map(abs).max() ?? 0)")
+        let found = try await events(floatWAV(scratch, "pink.wav", pink, sampleRate: rate))
+        #expect(found.isEmpty, "\(found.prefix(5).map { "\($0.kind) \($0.frames) \($0.detail)" })")
+        // And an offset put on it is found, where the pink noise is not louder than it.
+        var shifted = Signals.noise(count: 8 * rate, amplitude: 0.01, seed: 3)
+        for frame in 2 * rate..<6 * rate { shifted[frame] += 0.02 }
+        let dc = try await events(floatWAV(scratch, "offset.wav", shifted, sampleRate: rate)).filter { $0.kind == .dcOffset }
+        #expect(dc.count == 1 && abs(dc[0].frames.lowerBound - Int64(2 * rate)) <= 4800 && abs(dc[0].frames.upperBound - Int64(6 * rate)) <= 4800, "\(dc)")
     }
 
     @Test("the summary adds up the events for check's rules")

@@ -88,6 +88,20 @@ struct HeaderPolicyTests {
         #expect(file.format.frames == 240)
         #expect(file.format.framesPromised == Int64.max / 4)
     }
+
+    @Test("An RF64 whose ds64 data size is all ones (libsndfile's placeholder while it writes) reads to its end, as a pipe does")
+    func placeholderDataSize() throws {
+        let builder = PCMFileBuilder(container: .rf64, encoding: .signed16, channels: 2, sampleRate: 48_000)
+        let samples = (0..<960).map { Double($0 % 97) / 200 }
+        let base = builder.file(samples: samples)
+        let field = builder.headerFields(dataBytes: 1920).first { $0.name == "ds64 data size" }!
+        let path = scratch.write("rf64-writing.wav", field.setting(UInt64.max, in: base))
+        let file = try AudioFile.open(path)
+        #expect(file.format.frames == 480 && file.format.framesPromised == nil)
+        let read = try file.makeReader().readFrames(0..<480)
+        #expect(read.count == 960 && zip(read, samples).allSatisfy { abs(Double($0) - $1) <= 1.0 / 32_768 })
+        // The pipe reads it the same way (HeaderSweepTests compares every command's output).
+    }
 }
 
 extension String.StringInterpolation {
