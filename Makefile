@@ -5,9 +5,10 @@ PREFIX  ?= /usr/local
 SWIFT   ?= swift
 RELEASE := .build/release/signalpath
 
-# Debian packages: the C libraries signalpath links (libsndfile, FFTW, ALSA), and the tools the tests use as independent
+# Debian packages: the C libraries signalpath links (libsndfile, FFTW, ALSA) or loads on first use (FFmpeg's, whose
+# headers the build needs), and the tools the tests use as independent
 # encoders and references (sox, ffmpeg, espeak-ng for speech), and groff to render the man pages.
-APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libcairo2-dev zlib1g-dev fonts-dejavu-core sox ffmpeg espeak-ng alsa-utils groff-base librsvg2-bin poppler-utils
+APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libcairo2-dev zlib1g-dev fonts-dejavu-core libavformat-dev libavcodec-dev libavutil-dev sox ffmpeg espeak-ng alsa-utils groff-base librsvg2-bin poppler-utils
 # Python modules the tests use as references (numpy and scipy come with the machine's Python); Pillow
 # decodes the charts' PNGs. `package:module` where pip's name is not the module's.
 PIP_PACKAGES := pyloudnorm soundfile pillow:PIL
@@ -28,7 +29,7 @@ help:
 	@echo "make install  install into PREFIX=$(PREFIX), with man pages and shell completions"
 	@echo "make man      the man pages, one per command, in .build/man"
 	@echo "make bench    benchmarks against sox, ffmpeg and scipy; writes BENCHMARKS.md (not part of make test)"
-	@echo "make fuzz     libFuzzer over every command's pipeline and the option parsers (FUZZ_SECONDS each, default 300)"
+	@echo "make fuzz     libFuzzer over every command's pipeline, the FFmpeg backend and the option parsers (FUZZ_SECONDS each, default 300)"
 	@echo "make sanitize the test suite under AddressSanitizer and ThreadSanitizer"
 	@echo "make samples  regenerate Samples/ (needs python3 with numpy, scipy, soundfile)"
 	@echo "make docs-images  the README's chart images (docs/images/*.png) from the bundled samples"
@@ -160,7 +161,8 @@ bench: bench-data build
 	Benchmarks/.build/release/Micro cache-lookup
 	python3 Benchmarks/scripts/run_bench.py $(RELEASE) Benchmarks/.build/release/Micro $(BENCH_DATA) BENCHMARKS.md
 
-# Fuzzing (not part of `make test`): two libFuzzer targets with AddressSanitizer, in Fuzz/. The
+# Fuzzing (not part of `make test`): three libFuzzer targets with AddressSanitizer, in Fuzz/ (FuzzFFmpeg:
+# the FFmpeg backend, seeded with small files ffmpeg encodes). The
 # corpus grows in Fuzz/Corpus (git-ignored), seeded with the samples; crashes land in Fuzz/Crashes
 # and become regression tests. `--sanitize fuzzer` alone instruments no Swift code for coverage
 # (libFuzzer then finds "no interesting inputs"): `-Xswiftc -sanitize=fuzzer` does, in every
@@ -176,6 +178,13 @@ fuzz: setup
 	printf '1.5s..3s' > Fuzz/Corpus/range/seed1; printf '00:01:02.5..00:01:05' > Fuzz/Corpus/range/seed2; printf 'kaiser:8.6' > Fuzz/Corpus/range/seed3
 	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp:print_suppressions=0 $(FUZZ_BUILD)/FuzzAudio -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	  -dict=Fuzz/audio.dict -rss_limit_mb=2048 -artifact_prefix=Fuzz/Crashes/audio- -print_final_stats=1 Fuzz/Corpus/audio 2>&1 | grep -vE "resync|^Note:"
+	mkdir -p Fuzz/Corpus/ffmpeg
+	for spec in "m4a -c:a aac" "mp4 -c:a alac" "mka -c:a libopus" "webm -c:a libvorbis" "ac3 -c:a ac3" "wma -c:a wmav2" "aac -c:a aac -f adts"; do \
+	  set -- $$spec; ext=$$1; shift; [ -f Fuzz/Corpus/ffmpeg/seed.$$ext ] || \
+	  ffmpeg -v error -nostdin -f lavfi -i "sine=frequency=1000:duration=0.2:sample_rate=8000" "$$@" -y Fuzz/Corpus/ffmpeg/seed.$$ext; \
+	done
+	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp:print_suppressions=0 $(FUZZ_BUILD)/FuzzFFmpeg -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+	  -dict=Fuzz/ffmpeg.dict -rss_limit_mb=2048 -artifact_prefix=Fuzz/Crashes/ffmpeg- -print_final_stats=1 Fuzz/Corpus/ffmpeg
 	SWIFT_BACKTRACE=enable=no $(FUZZ_BUILD)/FuzzRange -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Fuzz/Crashes/range- -print_final_stats=1 Fuzz/Corpus/range
 
 # The test suite under the sanitizers (not part of `make test`: each run rebuilds everything).

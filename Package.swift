@@ -37,9 +37,16 @@ let package = Package(
             name: "CZLib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+
+        // FFmpeg's headers only: FFmpeg.swift loads the libraries with dlopen on first use (linking
+        // them would add ~130 shared libraries to every start-up; see FFmpeg.swift).
+        .systemLibrary(
+            name: "CFFmpeg",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
+        ),
         .target(
             name: "SignalPathKit",
-            dependencies: ["CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib"]
+            dependencies: ["CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg"]
         ),
         .executableTarget(
             name: "signalpath",

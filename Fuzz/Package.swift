@@ -11,6 +11,7 @@ let package = Package(
     ],
     targets: [
         .executableTarget(name: "FuzzAudio", dependencies: [.product(name: "SignalPathKit", package: "signalpath")]),
+        .executableTarget(name: "FuzzFFmpeg", dependencies: [.product(name: "SignalPathKit", package: "signalpath")]),
         .executableTarget(name: "FuzzRange", dependencies: [.product(name: "SignalPathKit", package: "signalpath")]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,6 +4,8 @@
 - long-60min.wav: 60 minutes, 48 kHz, stereo, 16-bit; left a 1 kHz sine at -6 dBFS (peak),
   right seeded pink noise at -20 dBFS RMS (a one-pole sum pinking filter over white noise).
 - long-10min-s24.flac: the first 10 minutes of it as 24-bit FLAC (sox).
+- long-10min-aac.m4a: the same 10 minutes as AAC in M4A (ffmpeg, 192 kb/s), for the FFmpeg backend;
+  long-10min-aac-decoded.wav: ffmpeg's decode of it as float WAV (the analysis alone, same samples).
 - sparse-4.5GB.rf64: an RF64 of 4.5 GB, 48 kHz stereo 16-bit (6 h 30 min), sparse on disk: silence
   except one minute of the long file's audio at 45:00 and the last minute.
 Each file is made only when missing.
@@ -44,6 +46,17 @@ flac = os.path.join(data, "long-10min-s24.flac")
 if not os.path.exists(flac):
     subprocess.run(["sox", long_wav, "-b", "24", flac + ".part.flac", "trim", "0", "600"], check=True)
     os.rename(flac + ".part.flac", flac)
+
+# The FFmpeg backend's row: the first 10 minutes as AAC in M4A (ffmpeg's encoder, 192 kb/s).
+m4a = os.path.join(data, "long-10min-aac.m4a")
+if not os.path.exists(m4a):
+    subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-y", "-i", long_wav, "-t", "600", "-c:a", "aac", "-b:a", "192k",
+                    m4a + ".part.m4a"], check=True)
+    os.rename(m4a + ".part.m4a", m4a)
+decoded = os.path.join(data, "long-10min-aac-decoded.wav")
+if not os.path.exists(decoded):
+    subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-y", "-i", m4a, "-c:a", "pcm_f32le", decoded + ".part.wav"], check=True)
+    os.rename(decoded + ".part.wav", decoded)
 
 rf64 = os.path.join(data, "sparse-4.5GB.rf64")
 if not os.path.exists(rf64):

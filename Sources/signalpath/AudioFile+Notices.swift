@@ -6,8 +6,11 @@ extension AudioFile {
     /// promises (sox: "premature EOF") is used as far as it goes, with exit status 0.
     /// `use` says what the command does with the frames that are there ("analysing those"); nil
     /// for `info`, which only describes the file.
-    static func openNoting(_ path: String, use: String? = "analysing those", decoding: Decoding = .automatic) throws(SignalPathError) -> AudioFile {
-        let file = try AudioFile.open(path, decoding: decoding)
+    /// `stream` picks an audio stream (`--stream`).
+    static func openNoting(
+        _ path: String, use: String? = "analysing those", stream: Int? = nil, decoding: Decoding = .automatic
+    ) throws(SignalPathError) -> AudioFile {
+        let file = try AudioFile.open(path, decoding: decoding, stream: stream)
         try note(file, use: use)
         return file
     }

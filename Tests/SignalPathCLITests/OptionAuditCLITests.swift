@@ -55,7 +55,39 @@ struct OptionAuditCLITests {
         return (result.status, output, result.stderr)
     }
 
-    func scenarios(_ command: String) -> [Scenario] {
+    /// The command's scenarios, and for a command that reads audio one on a file with two audio
+    /// streams, where --stream 1 must change the output (on a one-stream WAV it is refused).
+    func scenarios(_ command: String) throws -> [Scenario] {
+        let scenarios = commandScenarios(command)
+        let base: [String]
+        switch command {
+        case "spectrum", "spectrogram", "loudness": base = ["--format", "csv"]
+        case "waveform": base = ["--format", "csv", "--columns", "20"]
+        case "replay": base = ["--no-realtime", "--fps", "10"]
+        case "check": base = ["--max-clipped", "0", "--format", "json"]
+        case "analyze", "events", "info": base = []
+        default: return scenarios
+        }
+        return scenarios + [Scenario(base: [command, try twoStreams()] + base, variants: [Variant("--stream", "1")])]
+    }
+
+    /// 1 s in Matroska (which libsndfile does not read: FFmpeg's libraries do) with two PCM audio
+    /// streams: 0 is 440 Hz mono at 48 kHz, 1 is 1 kHz stereo at 44.1 kHz, louder.
+    func twoStreams() throws -> String {
+        let ffmpeg = try #require(which("ffmpeg"), "ffmpeg is missing: run `make setup`")
+        let path = scratch.file("two-streams.mka")
+        let made = try run(
+            ffmpeg,
+            [
+                "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1:sample_rate=48000", "-f", "lavfi", "-i",
+                "sine=frequency=1000:duration=1:sample_rate=44100", "-filter_complex", "[1:a]volume=4,pan=stereo|c0=c0|c1=c0[s]", "-map", "0:a",
+                "-map", "[s]", "-c:a", "pcm_s16le", path,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        return path
+    }
+
+    func commandScenarios(_ command: String) -> [Scenario] {
         let stereo = sample("stereo-440L-880R-44k1-s16.wav")  // 1 s: 440 Hz left, 880 Hz right
         let sine = sample("sine-1k-48k-s16-mono.wav")  // 2 s of 1 kHz
         let chord = sample("chord-a-major-44k1-stereo.ogg")  // 3 s, stereo
@@ -74,6 +106,8 @@ struct OptionAuditCLITests {
                         Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"), Variant("--floor", "-90"),
                         Variant("--ceiling", "10"), Variant("--linear"), Variant("--style", "bars"), Variant("--size", "800x450"),
                         Variant("--theme", "dark"), Variant("--dpi", "192"),
+                        // One audio stream: stream 1 is refused (FFmpegCLITests picks streams of a file with two).
+                        Variant("--stream", "1"),
                     ]),
                 Scenario(
                     base: ["spectrum", stereo, "--format", "svg"],
@@ -103,7 +137,7 @@ struct OptionAuditCLITests {
                         Variant("--max-freq", "1000"), Variant("--colormap", "magma"), Variant("--long"), Variant("--format", "json"),
                         Variant("--output", out + ".csv"), Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"),
                         Variant("--floor", "-90"), Variant("--ceiling", "-10"), Variant("--linear"), Variant("--size", "800x450"),
-                        Variant("--theme", "dark"), Variant("--dpi", "192"),
+                        Variant("--theme", "dark"), Variant("--dpi", "192"), Variant("--stream", "1"),
                     ]),
                 Scenario(
                     // 3 s in 60 columns at a 256-frame hop: a dozen segments per column for --average to combine.
@@ -134,6 +168,7 @@ struct OptionAuditCLITests {
                         Variant("--columns", "10"), Variant("--scale", "dbfs"), Variant("--format", "json"), Variant("--output", out + ".csv"),
                         Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"), Variant("--floor", "-40"),
                         Variant("--ceiling", "0"), Variant("--linear"), Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"),
+                        Variant("--stream", "1"),
                     ]),
                 Scenario(
                     base: ["waveform", chord, "--format", "plot", "--width", "60", "--height", "16"],
@@ -225,7 +260,7 @@ struct OptionAuditCLITests {
                     ])
             ]
         case "info":
-            return [Scenario(base: ["info", sine], variants: [Variant("--format", "csv"), Variant("--output", out + ".json")])]
+            return [Scenario(base: ["info", sine], variants: [Variant("--format", "csv"), Variant("--output", out + ".json"), Variant("--stream", "1")])]
         case "replay":
             return [
                 Scenario(
@@ -254,7 +289,7 @@ struct OptionAuditCLITests {
         "each option of each command changes the output or is refused",
         arguments: ["spectrum", "spectrogram", "waveform", "analyze", "loudness", "check", "events", "info", "replay", "record"])
     func audit(command: String) throws {
-        let scenarios = scenarios(command)
+        let scenarios = try scenarios(command)
         let covered = Set(scenarios.flatMap { $0.variants.map(\.option) }).union(Self.exempt.keys).union(["--help"])
         let missing = try listedOptions(command).subtracting(covered)
         #expect(missing.isEmpty, "\(command): options without an audit case: \(missing.sorted())")

@@ -64,6 +64,12 @@ struct OptionParsingTests {
         for bad in ["1/49", "1/0", "0", "1/-3"] { #expect(refusal(OptionValue.smoothingFraction, bad) != nil, "\(bad)") }
     }
 
+    @Test("stream numbers: 0 and up, as ffmpeg's -map 0:a:N counts")
+    func streamNumbers() throws {
+        #expect(try OptionValue.streamNumber("0") == 0 && OptionValue.streamNumber("1") == 1 && OptionValue.streamNumber("9999") == 9999)
+        for bad in ["-1", "a", "", "1.5", "10000"] { #expect(refusal(OptionValue.streamNumber, bad) != nil, "\(bad)") }
+    }
+
     @Test("channels, times and ranges")
     func selections() throws {
         #expect(try OptionValue.channel("2") == .single(1) && OptionValue.channel("left") == .single(0) && OptionValue.channel("MIX") == .mix)

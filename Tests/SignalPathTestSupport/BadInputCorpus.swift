@@ -105,6 +105,7 @@ public enum BadInputCorpus {
             for index in stride(from: bytes.count / 3, to: bytes.count, by: 97) { corrupted[index] ^= 0x5A }
             file("\(suffix)-corrupted.\(suffix)", corrupted, .either)
         }
+        try ffmpegCases(source: source, directory: directory, file: file)
         // Not files, or not there; names with spaces, non-ASCII and escape sequences.
         let folder = directory + "/a directory.wav"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -116,5 +117,57 @@ public enum BadInputCorpus {
         file("spaces and ünïcödé ♪.wav", wav, .either)
         file("escape \u{1B}[31m red.wav", Array(wav.prefix(30)), .either)
         return corpus
+    }
+
+    /// What FFmpeg's backend meets (encoded by the ffmpeg CLI from the tone): MP4s whose `moov` is
+    /// missing, cut or not yet written (a file being recorded), corrupt AAC frames mid-file, an
+    /// MP4 whose audio stream holds no samples, a Matroska whose segment claims an enormous size,
+    /// a video without sound (65: "no audio stream (video only)").
+    static func ffmpegCases(source: String, directory: String, file: (String, [UInt8], BadInput.Expectation) -> Void) throws {
+        func ffmpeg(_ arguments: [String]) throws -> [UInt8] {
+            let output = arguments.last!
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: which("ffmpeg") ?? "/usr/bin/ffmpeg")
+            process.arguments = ["-v", "error", "-nostdin", "-y"] + arguments
+            try process.run()
+            process.waitUntilExit()
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+        }
+        // The index at the end (ffmpeg's default): cut anywhere before it, there is no index.
+        let m4a = try ffmpeg(["-i", source, "-c:a", "aac", directory + "/source.m4a"])
+        if let moov = (4..<m4a.count - 4).last(where: { m4a[$0..<$0 + 4] == Array("moov".utf8)[...] }) {
+            for fraction in [0.1, 0.5, 0.9] {
+                file("m4a-moov-missing-\(Int(fraction * 100)).m4a", Array(m4a.prefix(Int(Double(moov - 4) * fraction))), .refused(65))
+            }
+            for cut in [moov + 8, moov + 200, moov + (m4a.count - moov) / 2] where cut < m4a.count {
+                file("m4a-moov-cut-at-\(cut).m4a", Array(m4a.prefix(cut)), .either)
+            }
+            // A file being written: `mdat` still open (size 0, "to the end of the file"), no `moov`.
+            var recording = Array(m4a.prefix(moov - 4))
+            if let mdat = (4..<recording.count - 4).first(where: { recording[$0..<$0 + 4] == Array("mdat".utf8)[...] }) {
+                recording.replaceSubrange(mdat - 4..<mdat, with: [0, 0, 0, 0])
+            }
+            file("m4a-being-written.m4a", recording, .refused(65))
+        }
+        // The index in front: the samples cut short of what it lists, and corrupted mid-file.
+        let faststart = try ffmpeg(["-i", source, "-c:a", "aac", "-movflags", "+faststart", directory + "/faststart.m4a"])
+        file("m4a-data-truncated.m4a", Array(faststart.prefix(faststart.count * 2 / 3)), .either)
+        var corrupted = faststart
+        for index in stride(from: faststart.count / 2, to: faststart.count * 3 / 4, by: 31) { corrupted[index] ^= 0xA5 }
+        file("m4a-corrupt-aac-frames.m4a", corrupted, .either)
+        let adts = try ffmpeg(["-i", source, "-c:a", "aac", "-f", "adts", directory + "/source.aac"])
+        var corruptADTS = adts
+        for index in stride(from: adts.count / 3, to: adts.count, by: 53) { corruptADTS[index] ^= 0xFF }
+        file("adts-corrupt.aac", corruptADTS, .either)
+        file("mp4-zero-length-audio.m4a", try ffmpeg(["-i", source, "-t", "0", "-c:a", "aac", directory + "/zero.m4a"]), .either)
+        // Matroska: the Segment's size (an 8-byte EBML number after its ID) set to 2⁵⁶ − 2.
+        var mkv = try ffmpeg(["-i", source, "-c:a", "libopus", directory + "/source.mka"])
+        if let segment = (0..<mkv.count - 12).first(where: { mkv[$0..<$0 + 4] == [0x18, 0x53, 0x80, 0x67] }) {
+            mkv.replaceSubrange(segment + 4..<segment + 12, with: [0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE])
+            file("mkv-huge-segment-size.mka", mkv, .either)
+        }
+        file("mkv-truncated.mka", Array(mkv.prefix(mkv.count / 2)), .either)
+        let video = try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=32x24:rate=5:duration=0.4", "-c:v", "mpeg4", directory + "/video.mp4"])
+        file("video-only.mp4", video, .refused(65))
     }
 }

@@ -4,7 +4,9 @@
 /// decoding frames near the end of a 5 GB file touches only the blocks near them. Uncompressed PCM
 /// in WAV, RF64, Wave64 and AIFF is converted directly (bit-identical to libsndfile, and faster);
 /// everything else libsndfile reads (FLAC, Ogg Vorbis, Opus, CAF, MP3, …) is decoded by libsndfile
-/// through virtual I/O. Standard input (`-`) and named pipes are streamed: read once, front to back.
+/// through virtual I/O; what libsndfile does not read (MP4/M4A, Matroska, WebM, AC-3, WMA, the
+/// soundtrack of a video) by FFmpeg's libraries, through the same cache (`FFmpeg`). Standard input
+/// (`-`) and named pipes are streamed: read once, front to back (compressed ones are spooled).
 ///
 /// Sendable: share one `AudioFile` between tasks and give each its own `AudioReader`; all readers
 /// of a regular file share its cache.
@@ -27,8 +29,18 @@ public final class AudioFile: Sendable {
     public let source: CachedFile?
     /// True when samples are converted by the direct PCM decoder rather than libsndfile.
     public var usesDirectPCM: Bool { layout != nil }
+    /// True when samples are decoded by FFmpeg's libraries.
+    public var usesFFmpeg: Bool { ffmpegFacts != nil }
+    /// Every audio stream of the file (one, unless FFmpeg reads a container with several).
+    public let streams: [AudioStream]
+    /// The stream the samples come from, a number among `streams`.
+    public let streamNumber: Int
 
     let layout: PCMLayout?
+    /// What FFmpeg learned when opening (the length, the stream), for the file's readers.
+    private let ffmpegFacts: FFmpeg.Facts?
+    /// The opening FFmpeg decoder, going on front to back for every reader (`SharedDecode`).
+    private let sharedDecode: SharedDecode?
     /// A stream's only decoder, handed to the first reader.
     private let streamDecoder: StreamDecoderHandOff?
     /// A named pipe's descriptor, opened here and closed with the file.
@@ -38,8 +50,9 @@ public final class AudioFile: Sendable {
     public static let pipeWriterTimeout = 10.0
 
     /// Opens `path`: a regular file, `-` for standard input, or a named pipe.
+    /// `stream` picks an audio stream of a file with several (0, the first, when nil).
     public static func open(
-        _ path: String, decoding: Decoding = .automatic,
+        _ path: String, decoding: Decoding = .automatic, stream: Int? = nil,
         cacheBytes: Int = CachedFile.defaultCacheBytes
     ) throws(SignalPathError) -> AudioFile {
         if path == "-" {
@@ -49,27 +62,27 @@ public final class AudioFile: Sendable {
                 let reader = try FileReader(path: "/dev/stdin", displayPath: path)
                 return try AudioFile(
                     file: CachedFile(reader: reader, cache: FileMemoryCache(byteLimit: cacheBytes)),
-                    decoding: decoding)
+                    decoding: decoding, stream: stream)
             }
-            return try openStream(path: path, descriptor: STDIN_FILENO, owned: false, decoding: decoding)
+            return try openStream(path: path, descriptor: STDIN_FILENO, owned: false, decoding: decoding, stream: stream)
         }
         // A named pipe is opened once, as a stream: opening it as a file first (and closing it on
         // finding a FIFO) leaves a moment with no reader, in which a writer that has started gets
         // EPIPE (seen under AddressSanitizer's slowdown).
         var status = stat()
         if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO {
-            return try openPipe(path, decoding: decoding)
+            return try openPipe(path, decoding: decoding, stream: stream)
         }
         do {
-            return try AudioFile(file: CachedFile(path: path, cacheBytes: cacheBytes), decoding: decoding)
+            return try AudioFile(file: CachedFile(path: path, cacheBytes: cacheBytes), decoding: decoding, stream: stream)
         } catch .notRegularFile(_, kind: "FIFO") {
-            return try openPipe(path, decoding: decoding)  // a pipe swapped in after the check
+            return try openPipe(path, decoding: decoding, stream: stream)  // a pipe swapped in after the check
         }
     }
 
     /// A named pipe: opened without blocking, then given `pipeWriterTimeout` for a writer to send
     /// something — a pipe nobody writes to is reported, not waited on for ever.
-    private static func openPipe(_ path: String, decoding: Decoding) throws(SignalPathError) -> AudioFile {
+    private static func openPipe(_ path: String, decoding: Decoding, stream: Int?) throws(SignalPathError) -> AudioFile {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw SignalPathError.fromErrno(errno, path: path) }
         var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -78,11 +91,11 @@ public final class AudioFile: Sendable {
             throw SignalPathError.unavailable(path: path, reason: "nothing was written to the named pipe within \(Int(pipeWriterTimeout)) s")
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        return try openStream(path: path, descriptor: descriptor, owned: true, decoding: decoding)
+        return try openStream(path: path, descriptor: descriptor, owned: true, decoding: decoding, stream: stream)
     }
 
-    /// Opens the audio in `file`.
-    public init(file: CachedFile, decoding: Decoding = .automatic) throws(SignalPathError) {
+    /// Opens the audio in `file`: its audio stream `stream` (0 when nil).
+    public init(file: CachedFile, decoding: Decoding = .automatic, stream: Int? = nil) throws(SignalPathError) {
         // Opening reads headers only: no read-ahead, so `info` on a huge file reads one block.
         // signalpath's own parser reads WAV, RF64, Wave64 and AIFF headers first, whatever the
         // encoding and decoder, so that a rate or channel count that is not usable is refused the
@@ -96,14 +109,36 @@ public final class AudioFile: Sendable {
             // An RF64 that `record` (libsndfile) is still writing, or that was killed while it
             // was: libsndfile refuses its all-ones ds64 size ("Unspecified internal error"), a
             // pipe reads it to its end, and so does this, so that files and pipes agree.
-            format = AudioFormat(
+            try Self.refuseStream(stream, path: file.path)
+            let stated = AudioFormat(
                 container: layout.container, sampleFormat: layout.encoding.sampleFormat, sampleRate: layout.sampleRate, channels: layout.channels,
                 frames: layout.frames, channelLayout: layout.channelLayout)
+            format = stated
             metadata = layout.metadata
             self.layout = layout
+            streams = [Self.describe(stated, number: 0, as: nil)]
+            streamNumber = 0
+            ffmpegFacts = nil
+            sharedDecode = nil
             return
         }
-        let probe = try SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0), path: file.path)
+        let probe: SndFile
+        do {
+            probe = try SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0), path: file.path)
+        } catch {
+            // What libsndfile does not read goes to FFmpeg (not an empty file: nothing reads that).
+            guard case .unrecognizedFormat = error, decoding == .automatic, file.size > 0 else { throw error }
+            let decoder = try Self.openFFmpeg(file, stream: stream, libsndfileError: error)
+            format = decoder.format
+            metadata = decoder.metadata
+            streams = decoder.streams.map { $0.number == decoder.streamNumber ? Self.describe(decoder.format, number: $0.number, as: $0) : $0 }
+            streamNumber = decoder.streamNumber
+            ffmpegFacts = decoder.facts
+            sharedDecode = SharedDecode(decoder: decoder)
+            layout = nil
+            return
+        }
+        try Self.refuseStream(stream, path: file.path)
         var format = probe.format
         if let header, Self.parsedContainers.contains(format.container) {
             // The header's own rate: libsndfile reads AIFF rates of 2³⁰ Hz and more as 800 000 000.
@@ -122,6 +157,10 @@ public final class AudioFile: Sendable {
         self.format = format
         self.layout = layout
         metadata = probe.metadata
+        streams = [Self.describe(format, number: 0, as: nil)]
+        streamNumber = 0
+        ffmpegFacts = nil
+        sharedDecode = nil
         if decoding == .directPCM && layout == nil {
             throw SignalPathError.invalidRequest(path: path, reason: "not plain PCM in WAV, RF64, Wave64 or AIFF")
         }
@@ -152,6 +191,38 @@ public final class AudioFile: Sendable {
         return present
     }
 
+    /// `--stream` on a file with one audio stream: only 0 is there.
+    private static func refuseStream(_ stream: Int?, path: String) throws(SignalPathError) {
+        if let stream, stream != 0 {
+            throw SignalPathError.invalidRequest(
+                path: path, reason: "there is no audio stream \(stream) (--stream counts audio streams from 0): the file has one audio stream (0)")
+        }
+    }
+
+    /// FFmpeg's decoder for a file libsndfile refused with `libsndfileError`. Where FFmpeg cannot
+    /// open it either, the file is not recognised as libsndfile said (which names what it looks
+    /// like, as MIDI or an image), or, when it looks like a container FFmpeg reads, it is damaged:
+    /// an MP4 whose `moov` is missing or cut.
+    private static func openFFmpeg(_ file: CachedFile, stream: Int?, libsndfileError: SignalPathError) throws(SignalPathError) -> FFmpeg {
+        guard FFmpegAPI.isAvailable else { throw libsndfileError }
+        do {
+            return try FFmpeg(cursor: FileCursor(file: file), path: file.path, stream: stream)
+        } catch .unrecognizedFormat(_, let reason) where reason.hasPrefix(FFmpeg.cannotOpen) {
+            let cursor = FileCursor(file: file, readAheadBlocks: 0)
+            var leading = [UInt8](repeating: 0, count: ForeignFormat.prefixLength)
+            let count = leading.withUnsafeMutableBytes { cursor.read(into: $0) }
+            guard let foreign = ForeignFormat.sniff(Array(leading.prefix(count))), foreign.isSound else { throw libsndfileError }
+            throw SignalPathError.malformed(path: file.path, reason: "looks like \(foreign.name), but \(reason)")
+        }
+    }
+
+    /// The stream list's entry for the stream decoded as `format`: its exact length and layout.
+    private static func describe(_ format: AudioFormat, number: Int, as stated: AudioStream?) -> AudioStream {
+        AudioStream(
+            number: number, codec: stated?.codec ?? format.sampleFormat.identifier, sampleRate: format.sampleRate, channels: format.channels,
+            channelLayout: format.channelLayout, duration: format.duration, language: stated?.language, title: stated?.title)
+    }
+
     /// The containers whose headers `PCMLayout` reads.
     private static let parsedContainers: Set<Container> = [.wav, .wavex, .rf64, .w64, .aiff]
 
@@ -159,17 +230,21 @@ public final class AudioFile: Sendable {
     /// temporary file first, because libsndfile seeks inside it while opening.
     private static func openStream(
         path: String, descriptor: Int32, owned: Bool,
-        decoding: Decoding
+        decoding: Decoding, stream: Int?
     ) throws(SignalPathError) -> AudioFile {
         let cursor = StreamCursor(descriptor: descriptor, path: path)
-        do {
+        do throws(SignalPathError) {
             if decoding != .libsndfile, let layout = try PCMLayout.parse(cursor, size: nil, path: path) {
+                if let stream, stream != 0 {
+                    throw SignalPathError.invalidRequest(
+                        path: path, reason: "there is no audio stream \(stream) (--stream counts audio streams from 0): the input has one audio stream (0)")
+                }
                 cursor.stopRetaining()
                 return AudioFile(streamPath: path, layout: layout, cursor: cursor, ownedDescriptor: owned ? descriptor : nil)
             }
             let spooled = try StreamSpool.spool(cursor)
             if owned { close(descriptor) }
-            return try AudioFile(file: CachedFile(reader: spooled), decoding: decoding)
+            return try AudioFile(file: CachedFile(reader: spooled), decoding: decoding, stream: stream)
         } catch {
             if owned { close(descriptor) }
             throw error
@@ -184,6 +259,10 @@ public final class AudioFile: Sendable {
             container: layout.container, sampleFormat: layout.encoding.sampleFormat,
             sampleRate: layout.sampleRate, channels: layout.channels, frames: nil, channelLayout: layout.channelLayout)
         metadata = layout.metadata
+        streams = [Self.describe(format, number: 0, as: nil)]
+        streamNumber = 0
+        ffmpegFacts = nil
+        sharedDecode = nil
         source = nil
         self.layout = layout
         self.ownedDescriptor = ownedDescriptor
@@ -206,6 +285,14 @@ public final class AudioFile: Sendable {
         guard let source else { throw SignalPathError.notSeekable(path: path) }
         if let layout {
             return AudioReader(file: self, decoder: PCMDecoder(layout: layout, cursor: FileCursor(file: source), path: path))
+        }
+        if let ffmpegFacts, let sharedDecode {
+            let path = path, stream = streamNumber, format = format
+            return AudioReader(
+                file: self,
+                decoder: SharedDecodeReader(shared: sharedDecode) { () throws(SignalPathError) -> FFmpeg in
+                    try FFmpeg(cursor: FileCursor(file: source), path: path, stream: stream, known: (ffmpegFacts, format))
+                })
         }
         return AudioReader(file: self, decoder: try SndFile(cursor: FileCursor(file: source), path: path))
     }

@@ -78,7 +78,10 @@ extension AudioFormat {
 /// The file format (the wrapper around the samples), named as sox and ffmpeg users know it.
 public enum Container: String, Sendable, CaseIterable {
     case wav, wavex, rf64, w64, aiff, caf, flac, ogg, mpeg, au, raw, paf, svx, nist, voc, ircam
-    case mat4, mat5, pvf, xi, htk, sds, avr, sd2, wve, mpc2k, other
+    case mat4, mat5, pvf, xi, htk, sds, avr, sd2, wve, mpc2k
+    /// Read through FFmpeg: MP4/M4A/MOV, Matroska, WebM, ASF (WMA), raw AC-3, E-AC-3, ADTS and DTS.
+    case mp4, matroska, webm, asf, ac3, eac3, adts, dts
+    case other
 
     /// A short name for people.
     public var displayName: String {
@@ -94,6 +97,13 @@ public enum Container: String, Sendable, CaseIterable {
         case .mpeg: return "MPEG audio"
         case .au: return "Sun/NeXT AU"
         case .raw: return "raw"
+        case .mp4: return "MP4/M4A/MOV"
+        case .matroska: return "Matroska"
+        case .webm: return "WebM"
+        case .asf: return "ASF (WMA/WMV)"
+        case .ac3: return "AC-3"
+        case .eac3: return "E-AC-3"
+        case .adts: return "AAC in ADTS frames"
         case .other: return "other"
         default: return rawValue.uppercased()
         }
@@ -146,6 +156,11 @@ public enum SampleFormat: Sendable, Equatable {
             case "vorbis": return "Vorbis (lossy)"
             case "opus": return "Opus (lossy)"
             case "mp1", "mp2", "mp3": return "MPEG audio \(codec.uppercased()) (lossy)"
+            case "aac": return "AAC (lossy)"
+            case "ac3": return "AC-3 (lossy)"
+            case "eac3": return "E-AC-3 (lossy)"
+            case "wmav1", "wmav2": return "WMA v\(codec.suffix(1)) (lossy)"
+            case "wmapro": return "WMA Pro (lossy)"
             default: return codec.split(separator: "_").joined(separator: " ").uppercased()
             }
         }

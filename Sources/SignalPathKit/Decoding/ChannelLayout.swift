@@ -13,6 +13,9 @@ public struct ChannelLayout: Sendable, Equatable {
         /// The channel map libsndfile reads from the file (a CAF `chan` chunk, or the mask of a
         /// WAVE file it decodes itself).
         case channelMap = "channel map"
+        /// The layout FFmpeg reads from the stream (an MP4 `chan` box, a codec's own channel
+        /// configuration: AAC, AC-3, Opus, …).
+        case stream = "stream layout"
         /// The file does not say: the usual layout for its format and channel count.
         case assumed
     }
@@ -81,7 +84,7 @@ public struct ChannelLayout: Sendable, Equatable {
 
     /// How channels get their names, for the conventions of a result.
     public static let rule =
-        "positions from the file's WAVE_FORMAT_EXTENSIBLE channel mask or its CAF channel layout, named as ffmpeg abbreviates them "
+        "positions from the file's WAVE_FORMAT_EXTENSIBLE channel mask, its CAF channel layout or the stream's layout as FFmpeg reads it, named as ffmpeg abbreviates them "
         + "(FL FR FC LFE BL BR FLC FRC BC SL SR TC TFL TFC TFR TBL TBC TBR); without one, the codec's order (FLAC, Vorbis) or "
         + "ffmpeg's default layout for the count (2.1, 4.0, 5.0, 5.1, 6.1, 7.1 for 3 to 8 channels); a lone front centre is mono, "
         + "front left and right alone are left and right; chN for a channel without a position"

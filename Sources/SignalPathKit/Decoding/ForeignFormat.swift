@@ -1,5 +1,7 @@
 /// Containers and codecs that libsndfile does not read, recognised by their first bytes, so that
-/// "not a recognised audio format" can say what a file looks like and how to convert it.
+/// an error can say what a file looks like: FFmpeg reads most of them, and when its libraries are
+/// not installed, or a file is damaged beyond what FFmpeg opens, the error names the format (and,
+/// without FFmpeg, how to convert it).
 ///
 /// Only signatures that random data or a damaged WAV rarely produce: magic numbers of four or
 /// more bytes, or a two-byte sync word confirmed by a field that must hold a valid value (ADTS:
@@ -44,6 +46,13 @@ public enum ForeignFormat: Equatable, Sendable {
         }
     }
 
+    /// False for what holds no sound at all (MIDI, HEIF/AVIF images).
+    public var isSound: Bool {
+        if self == .midi { return false }
+        if case .isoMedia(let brand) = self, ["heic", "heix", "mif1", "msf1", "avif"].contains(brand) { return false }
+        return true
+    }
+
     /// The sentence after "not a recognised audio format": what it looks like and what to do.
     /// `path` is quoted into the ffmpeg command when it can be pasted as it is.
     public func explanation(path: String) -> String {
@@ -51,7 +60,8 @@ public enum ForeignFormat: Equatable, Sendable {
         if case .isoMedia(let brand) = self, ["heic", "heix", "mif1", "msf1", "avif"].contains(brand) { return "looks like \(name), not sound" }
         let safe = !path.isEmpty && path != "-" && !path.hasPrefix("-") && path.unicodeScalars.allSatisfy { Self.pastable.contains($0) }
         let input = path == "-" ? "INPUT" : safe ? path : "FILE"
-        return "looks like \(name); signalpath cannot read it yet, convert with: ffmpeg -i \(input) -c:a pcm_f32le out.wav"
+        return "looks like \(name); signalpath reads it through FFmpeg's libraries, which are not installed (Debian: libavformat59 libavcodec59), "
+            + "or convert with: ffmpeg -i \(input) -c:a pcm_f32le out.wav"
     }
 
     /// Characters a shell takes literally in a word.

@@ -20,3 +20,8 @@ extension SndFile: FrameDecoder {
         }
     }
 }
+
+extension FFmpeg: FrameDecoder {
+    /// Compressed data has no fixed byte position per frame: the cursor keeps its read-ahead.
+    func limitReadAhead(toFrame frame: Int64) {}
+}

@@ -3,6 +3,8 @@
 /// file of many gigabytes is instant and scrubbing back is served from memory.
 public final class ReplayPlayer {
     public let path: String
+    /// The audio stream replayed (`--stream`; nil: the first).
+    public let stream: Int?
     public private(set) var file: AudioFile
     private var reader: AudioReader
     private var source: FrameWindow
@@ -18,10 +20,11 @@ public final class ReplayPlayer {
     /// Levels look back at most this far (after a seek, the previous frame is far away).
     static let longestLevelSpan = 0.25
 
-    public init(path: String, fftSize: Int, bands: Int?) throws(SignalPathError) {
-        let file = try AudioFile.open(path)
+    public init(path: String, stream: Int? = nil, fftSize: Int, bands: Int?) throws(SignalPathError) {
+        let file = try AudioFile.open(path, stream: stream)
         guard file.isSeekable else { throw .notSeekable(path: path) }
         self.path = path
+        self.stream = stream
         self.file = file
         reader = try file.makeReader()
         source = FrameWindow(reader: reader)
@@ -39,7 +42,7 @@ public final class ReplayPlayer {
     /// blocks only when the file did not change under them.
     @discardableResult
     public func refresh() throws(SignalPathError) -> Double {
-        let reopened = try AudioFile.open(path)
+        let reopened = try AudioFile.open(path, stream: stream)
         guard reopened.format.frames != file.format.frames else { return duration }
         file = reopened
         reader = try file.makeReader()

@@ -5,15 +5,23 @@ public struct FileInfo: Sendable, Equatable {
     public var metadata: [MetadataEntry]
     /// Size on disk in bytes; nil for a stream.
     public var fileSize: Int64?
-    /// "direct_pcm" or "libsndfile".
+    /// "direct_pcm", "libsndfile" or "ffmpeg".
     public var decoder: String
+    /// Every audio stream of the file, and the one described above (`--stream`).
+    public var streams: [AudioStream]
+    public var streamNumber: Int
 
-    public init(path: String, format: AudioFormat, metadata: [MetadataEntry], fileSize: Int64?, decoder: String) {
+    public init(
+        path: String, format: AudioFormat, metadata: [MetadataEntry], fileSize: Int64?, decoder: String, streams: [AudioStream] = [],
+        streamNumber: Int = 0
+    ) {
         self.path = path
         self.format = format
         self.metadata = metadata
         self.fileSize = fileSize
         self.decoder = decoder
+        self.streams = streams
+        self.streamNumber = streamNumber
     }
 
     /// Reads the facts of an open file. For a stream whose header does not give its length, the
@@ -29,7 +37,8 @@ public struct FileInfo: Sendable, Equatable {
         }
         self.init(
             path: file.path, format: format, metadata: file.metadata, fileSize: file.source?.size,
-            decoder: file.usesDirectPCM ? "direct_pcm" : "libsndfile")
+            decoder: file.usesDirectPCM ? "direct_pcm" : file.usesFFmpeg ? "ffmpeg" : "libsndfile", streams: file.streams,
+            streamNumber: file.streamNumber)
     }
 }
 
@@ -55,6 +64,20 @@ extension FileInfo {
             .init("file_size_bytes", fileSize.map { .integer($0) } ?? .null),
             .init("decoder", .string(decoder)),
             .init("metadata", .object(metadata.map { JSONValue.Member($0.key, .string($0.value)) })),
+            .init("stream", .integer(Int64(streamNumber))),
+            .init("streams", .array(streams.map { .object(Self.jsonMembers($0)) })),
+        ]
+    }
+
+    /// One audio stream: its number (as `--stream` takes it), codec, channels and layout, rate,
+    /// duration (exact for the decoded stream, as the container states it for the others) and tags.
+    static func jsonMembers(_ stream: AudioStream) -> [JSONValue.Member] {
+        [
+            .init("index", .integer(Int64(stream.number))), .init("codec", .string(stream.codec)),
+            .init("channels", .integer(Int64(stream.channels))), .init("channel_layout", stream.channelLayout.name.map { .string($0) } ?? .null),
+            .init("channel_names", .array(stream.channelLayout.names.map { .string($0) })),
+            .init("sample_rate", .integer(Int64(stream.sampleRate))), .init("duration_s", .number(stream.duration)),
+            .init("language", stream.language.map { .string($0) } ?? .null), .init("title", stream.title.map { .string($0) } ?? .null),
         ]
     }
 
@@ -89,13 +112,25 @@ extension FileInfo {
             rows.append(("truncated", "the header promises \(UnitFormat.grouped(promised)) frames"))
         }
         if let fileSize { rows.append(("file size", "\(UnitFormat.bytes(fileSize)) (\(UnitFormat.grouped(fileSize)) bytes)")) }
-        rows.append(("decoder", decoder == "direct_pcm" ? "direct PCM" : "libsndfile"))
+        rows.append(("decoder", decoder == "direct_pcm" ? "direct PCM" : decoder == "ffmpeg" ? "FFmpeg" : "libsndfile"))
+        if streams.count > 1 || decoder == "ffmpeg" {
+            for stream in streams { rows.append(("stream \(stream.number)", Self.streamDescription(stream, selected: stream.number == streamNumber))) }
+        }
         for entry in metadata {
             rows.append((entry.key.split(separator: "_").joined(separator: " "), TerminalText.sanitized(entry.value)))
         }
         let width = rows.map(\.0.count).max() ?? 0
         let body = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
         return ([TerminalText.sanitized(path)] + body).joined(separator: "\n")
+    }
+
+    /// `aac, 2 (stereo), 48000 Hz, 10.005 s, eng, "Commentary"`; the decoded stream is marked.
+    static func streamDescription(_ stream: AudioStream, selected: Bool) -> String {
+        var parts = [stream.codec, channelDescription(stream.channelLayout), "\(stream.sampleRate) Hz"]
+        if let duration = stream.duration { parts.append(UnitFormat.duration(duration)) }
+        if let language = stream.language { parts.append(TerminalText.sanitized(language)) }
+        if let title = stream.title { parts.append("\"" + TerminalText.sanitized(title) + "\"") }
+        return parts.joined(separator: ", ") + (selected ? "  (decoded)" : "")
     }
 
     /// The count, the layout's name and the channels in order: `6 (5.1(side): FL FR FC LFE SL SR)`,

@@ -36,6 +36,7 @@ struct Analyze: AsyncParsableCommand, DataCommand {
     static let view = TerminalView.report
 
     @OptionGroup var input: FileArguments
+    @OptionGroup var streamOption: StreamOptions
     @OptionGroup var range: RangeOptions
     @OptionGroup var analysis: AnalysisOptions
     @OptionGroup var truePeak: TruePeakOptions
@@ -45,9 +46,10 @@ struct Analyze: AsyncParsableCommand, DataCommand {
     func run() async throws {
         var writer = try ResultWriter(output: output, schema: SignalAnalysis.schema)
         let range = self.range, settings = settings, workers = jobs.workers, files = input.files
+        let stream = streamOption.stream
         // Files run side by side (up to --jobs at once); reports come out in the order given.
         await forEachFileInOrder(files, workers: workers) { path throws(SignalPathError) in
-            try await Self.analyse(path, range: range, settings: settings, workers: workers)
+            try await Self.analyse(path, stream: stream, range: range, settings: settings, workers: workers)
         } deliver: { result in
             switch result {
             case .success(let report): write(report, to: &writer)
@@ -79,9 +81,9 @@ struct Analyze: AsyncParsableCommand, DataCommand {
     }
 
     private static func analyse(
-        _ path: String, range: RangeOptions, settings: AnalysisSettings, workers: Int
+        _ path: String, stream: Int?, range: RangeOptions, settings: AnalysisSettings, workers: Int
     ) async throws(SignalPathError) -> SignalAnalysis {
-        let file = try AudioFile.openNoting(path)
+        let file = try AudioFile.openNoting(path, stream: stream)
         let frames = try range.frames(in: file)
         let progress = ProgressLine(label: "analyze \(path)")
         defer { progress.finish() }

@@ -34,6 +34,7 @@ struct Check: AsyncParsableCommand, DataCommand {
     static let view = TerminalView.report
 
     @OptionGroup var input: FileArguments
+    @OptionGroup var streamOption: StreamOptions
     @OptionGroup var rules: CheckOptions
     @OptionGroup var range: RangeOptions
     @OptionGroup var output: OutputOptions<Check>
@@ -43,12 +44,13 @@ struct Check: AsyncParsableCommand, DataCommand {
     func run() async throws {
         var writer = try ResultWriter(output: output, schema: DeliveryVerdict.schema)
         let range = self.range, settings = rules.settings(truePeak: truePeak.mode), deliveryRules = rules.rules, workers = jobs.workers, files = input.files
+        let stream = streamOption.stream
         let charset = TerminalCharset.detect(environment: ProcessEnvironment.current)
         var anyFailed = false
         // Files run side by side (up to --jobs at once); verdicts come out in the order given.
         await forEachFileInOrder(files, workers: workers) { path throws(SignalPathError) in
             let (analysis, events) = try await Self.analyse(
-                path, range: range, settings: settings, findsEvents: deliveryRules.maximumSilence != nil, workers: workers)
+                path, stream: stream, range: range, settings: settings, findsEvents: deliveryRules.maximumSilence != nil, workers: workers)
             return DeliveryVerdict(analysis: analysis, events: events, rules: deliveryRules)
         } deliver: { result in
             switch result {
@@ -80,9 +82,9 @@ struct Check: AsyncParsableCommand, DataCommand {
     /// The analyze pass, and the events pass when a rule needs it (the longest silence, by the
     /// `events` command's rule with its defaults: every channel under -60 dBFS for 0.5 s or more).
     private static func analyse(
-        _ path: String, range: RangeOptions, settings: AnalysisSettings, findsEvents: Bool, workers: Int
+        _ path: String, stream: Int?, range: RangeOptions, settings: AnalysisSettings, findsEvents: Bool, workers: Int
     ) async throws(SignalPathError) -> (SignalAnalysis, EventSummary?) {
-        let file = try AudioFile.openNoting(path)
+        let file = try AudioFile.openNoting(path, stream: stream)
         let frames = try range.frames(in: file)
         let progress = ProgressLine(label: "check \(path)")
         defer { progress.finish() }

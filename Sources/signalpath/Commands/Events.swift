@@ -34,6 +34,7 @@ struct Events: AsyncParsableCommand, DataCommand {
     static let view = TerminalView.report
 
     @OptionGroup var input: FileArguments
+    @OptionGroup var streamOption: StreamOptions
     @OptionGroup var range: RangeOptions
     @OptionGroup var rules: EventOptions
     @OptionGroup var output: OutputOptions<Events>
@@ -57,7 +58,7 @@ struct Events: AsyncParsableCommand, DataCommand {
 
     private func scan(_ item: FileBatch<Events>.Item, settings: EventSettings, writer: inout ResultWriter) async throws(SignalPathError) {
         let path = item.path
-        let file = try AudioFile.openNoting(path)
+        let file = try AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
         let report = EventOutput(path: path, format: file.format, frames: frames, settings: settings)
         let progress = ProgressLine(label: "events \(path)")

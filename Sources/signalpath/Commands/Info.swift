@@ -10,10 +10,15 @@ struct Info: ParsableCommand, DataCommand {
             file whose extension picks the format. In JSON and NDJSON a file that cannot be read \
             is an entry with `path`, `error`, `error_category` and `exit_code`.
 
+            Files libsndfile does not read (MP4/M4A, Matroska, WebM, AC-3, WMA, a video's \
+            soundtrack) are read through FFmpeg's libraries; their audio streams are listed, \
+            and --stream N describes stream N.
+
             Examples:
               signalpath info take.wav
               signalpath info --format json *.flac
               signalpath info *.wav --output formats.csv
+              signalpath info film.mkv --stream 1
               ffmpeg -i in.mp4 -f wav - | signalpath info -
             """
     )
@@ -22,6 +27,7 @@ struct Info: ParsableCommand, DataCommand {
     static let view = TerminalView.report
 
     @OptionGroup var input: FileArguments
+    @OptionGroup var streamOption: StreamOptions
     @OptionGroup var output: OutputOptions<Info>
 
     func run() throws {
@@ -29,7 +35,7 @@ struct Info: ParsableCommand, DataCommand {
         var writer = try ResultWriter(output: output, schema: FileInfo.schema)
         for path in input.files {
             do throws(SignalPathError) {
-                let info = try FileInfo(file: AudioFile.openNoting(path, use: nil))
+                let info = try FileInfo(file: AudioFile.openNoting(path, use: nil, stream: streamOption.stream))
                 switch format {
                 case .text:
                     writer.writeReport(info.text)

@@ -29,6 +29,8 @@ struct Replay: ParsableCommand {
     @Argument(help: "The audio file.")
     var file: String
 
+    @OptionGroup var streamOption: StreamOptions
+
     @Option(name: .long, help: ArgumentHelp("Start at this time: 90, 1:30, 2.5s (default: 0).", valueName: "time"), transform: OptionValue.time)
     var from: Double?
 
@@ -87,7 +89,7 @@ struct Replay: ParsableCommand {
     func run() throws {
         StopSignals.install()
         do throws(SignalPathError) {
-            let player = try ReplayPlayer(path: file, fftSize: fftSize, bands: bands?.denominator)
+            let player = try ReplayPlayer(path: file, stream: streamOption.stream, fftSize: fftSize, bands: bands?.denominator)
             try AudioFile.note(player.file, use: "replaying those")
             if let from, !follow {
                 // The same rule and message as a --range that starts after the end of the file.

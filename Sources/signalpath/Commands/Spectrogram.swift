@@ -37,6 +37,7 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     static let writesFilePerInput = true
 
     @OptionGroup var input: FileArguments
+    @OptionGroup var streamOption: StreamOptions
     @OptionGroup var range: RangeOptions
     @OptionGroup var engine: SpectrumEngineOptions
     @OptionGroup var output: OutputOptions<Spectrogram>
@@ -98,7 +99,7 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     private func write(_ item: FileBatch<Spectrogram>.Item, format: OutputFormat, to writer: inout ResultWriter) throws(SignalPathError) {
         let presentation = self.presentation
         let path = item.path
-        let file = try AudioFile.openNoting(path)
+        let file = try AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
         let parameters = engine.parameters(for: file)
         if format == .plot {

@@ -44,6 +44,7 @@ struct Waveform: AsyncParsableCommand, DataCommand {
 
     @OptionGroup var input: FileArguments
     @OptionGroup var range: RangeOptions
+    @OptionGroup var streamOption: StreamOptions
     @OptionGroup var output: OutputOptions<Waveform>
     @OptionGroup var jobs: JobOptions
     @OptionGroup var plotting: PlotOptions
@@ -88,7 +89,7 @@ struct Waveform: AsyncParsableCommand, DataCommand {
         // Columns are exact frame ranges, so the length comes first: a stream is spooled to a
         // temporary file (as FLAC and Ogg streams always are) and decoded by libsndfile, which is
         // bit-identical to the direct PCM decoder (DecodingTests).
-        let file = try AudioFile.openNoting(item.path, decoding: item.path == "-" ? .libsndfile : .automatic)
+        let file = try AudioFile.openNoting(item.path, stream: streamOption.stream, decoding: item.path == "-" ? .libsndfile : .automatic)
         let frames = try range.frames(in: file)
         let scale = self.scale ?? .linear
         let wanted: Int

@@ -18,6 +18,12 @@ enum OptionValue {
         return window
     }
 
+    /// An audio stream's number: 0, 1, … (up to 9999).
+    static func streamNumber(_ text: String) throws -> Int {
+        guard let number = Int(text), (0...9999).contains(number) else { throw ValidationError("a stream number from 0 (the first audio stream) to 9999") }
+        return number
+    }
+
     /// An even FFT size from 16 to 4194304.
     static func fftSize(_ text: String) throws -> Int {
         guard let size = Int(text), SpectrumParameters.fftSizeRange.contains(size), size % 2 == 0 else {

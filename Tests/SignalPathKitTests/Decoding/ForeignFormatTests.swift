@@ -3,8 +3,8 @@ import Testing
 import SignalPathTestSupport
 @testable import SignalPathKit
 
-/// Files libsndfile cannot read, made by ffmpeg's own encoders and muxers: opening them must
-/// say what they look like.
+/// Files libsndfile cannot read, made by ffmpeg's own encoders and muxers: libsndfile's refusal
+/// says what they look like (the error when FFmpeg's libraries are missing), and FFmpeg reads them.
 @Suite("Foreign formats: what an unreadable file looks like")
 struct ForeignFormatTests {
     let scratch = ScratchDirectory("foreign")
@@ -19,10 +19,10 @@ struct ForeignFormatTests {
         return path
     }
 
-    /// The reason `AudioFile.open` gives for `path`.
+    /// The reason libsndfile's decoder gives for `path`.
     func openingFailure(_ path: String) -> SignalPathError? {
         do {
-            _ = try AudioFile.open(path)
+            _ = try SndFile(cursor: FileCursor(file: try CachedFile(path: path)), path: path)
             return nil
         } catch {
             return error
@@ -44,7 +44,7 @@ struct ForeignFormatTests {
         ("tone.dts", ["-c:a", "dca", "-strict", "-2", "-ar", "48000"], .dts),
     ]
 
-    @Test("files made by ffmpeg are named by what they look like", arguments: encodings.indices)
+    @Test("files made by ffmpeg are named by what they look like, and FFmpeg decodes them", arguments: encodings.indices)
     func madeByFFmpeg(index: Int) throws {
         let (name, arguments, looksLike) = Self.encodings[index]
         let path = try encode(name, arguments)
@@ -53,6 +53,20 @@ struct ForeignFormatTests {
         let expected = "not a recognised audio format: " + looksLike.explanation(path: path)
         #expect(openingFailure(path) == .unrecognizedFormat(path: path, reason: expected))
         #expect(expected.contains("ffmpeg -i \(path) -c:a pcm_f32le out.wav"), "a path that pastes as it is goes into the command")
+        let file = try AudioFile.open(path)
+        #expect(file.usesFFmpeg && (file.format.frames ?? 0) > 0, "\(name)")
+    }
+
+    @Test("the conversion command of the message works as pasted")
+    func conversionCommand() throws {
+        let path = try encode("pasted.m4a", ["-c:a", "aac"])
+        let explanation = ForeignFormat.isoMedia(brand: "M4A ").explanation(path: path)
+        var command = try #require(explanation.split(separator: ": ").last).split(separator: " ").map(String.init)
+        #expect(command.first == "ffmpeg" && command.last == "out.wav")
+        command[command.count - 1] = scratch.file("out.wav")
+        let ffmpeg = try #require(which("ffmpeg"))
+        #expect(try run(ffmpeg, ["-v", "error"] + command.dropFirst()).status == 0)
+        #expect(try AudioFile.open(scratch.file("out.wav")).format.sampleFormat == .float(bits: 32))
     }
 
     @Test("an ID3 tag in front of ADTS frames is looked behind")
