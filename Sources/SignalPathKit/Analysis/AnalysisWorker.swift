@@ -187,21 +187,10 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         let own = ownFrames(chunk)
         let wanted = loadedFrames(chunk)
         let rangeStart = analyzer.frames.lowerBound
-        let got = try window.load(rangeStart + wanted.lowerBound..<rangeStart + wanted.upperBound)
         // The frames past the range's end are only the true peak's look-ahead: fewer of them is
         // not an error, just the end of the input.
-        let inRange = wanted.lowerBound..<min(wanted.upperBound, analyzer.knownLength ?? Int64.max)
-        let available = wanted.lowerBound + Int64(min(got, inRange.count))
-        var endOfInput: Int64? = nil
-        if available < inRange.upperBound {
-            if analyzer.knownLength != nil {
-                throw .malformed(
-                    path: analyzer.file.path, reason: "the file ended at frame \(rangeStart + available), before the \(rangeStart + inRange.upperBound) its header promises")
-            }
-            endOfInput = available
-        } else if let length = analyzer.knownLength, inRange.upperBound == length {
-            endOfInput = length
-        }
+        let load = try window.loadChunk(wanted, rangeStart: rangeStart, knownLength: analyzer.knownLength, path: analyzer.file.path)
+        let got = load.got, available = load.available, endOfInput = load.endOfInput
         precondition(got + 2 * padding <= rowLength)
         let presentEnd = max(own.lowerBound, min(own.upperBound, available))
         return ChunkFrames(

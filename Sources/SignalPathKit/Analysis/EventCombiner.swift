@@ -247,8 +247,9 @@ final class EventCombiner {
         nextBlock += processed
     }
 
-    /// Runs once per 1 ms block and channel on the merging task: the state is changed in place
-    /// (a copy of it copied its history on every block: 7 % of `events`' time, `perf`).
+    /// Runs once per 1 ms block and channel on the merging task: the state is changed in place and
+    /// the levels are computed once (a copy of the state that copied its history, and `pow` on
+    /// every block, were about 9 % of `events`' time in `perf` on the 60-minute file).
     private func collapseStep(_ state: inout CollapseState, _ channel: Int, _ frames: Range<Int64>, _ squares: Double, _ alive: Bool) {
         guard !frames.isEmpty else { return }
         let count = Int64(frames.count)
@@ -275,7 +276,7 @@ final class EventCombiner {
             }
         case .collapsed:
             // Hysteresis: it starts 40 dB down but lasts while 20 dB down, so sound that swells
-            // under a 50 dB fall does not end it early (speech did in 5 of 18 inserted falls).
+            // under a 50 dB fall does not end it early (it did, in falls put into recorded speech).
             if meanSquare <= state.reference * holdDepth {
                 state.squares += squares
                 state.frames += count

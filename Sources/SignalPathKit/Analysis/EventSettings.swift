@@ -34,8 +34,8 @@ public struct EventSettings: Sendable, Equatable {
     /// DC offset is the mean over this long (seconds), every 100 ms.
     public static let dcWindow = 1.0
     /// … and each of its 100 ms means lies within this fraction of that mean. On 10 min of the
-    /// bench's −20 dBFS pink noise (flat below 33 Hz) 537 of 5 990 1 s means exceed 1 % (up to
-    /// 2.7 %) but none is steady; an offset under speech or white noise varies by under 5 %.
+    /// bench's −20 dBFS pink noise (flat below 33 Hz) 537 of 5 991 1 s means exceed 1 % (up to
+    /// 2.4 %) but none is steady; the 100 ms means of +2 % under recorded speech stay within 18 %.
     public static let dcSteadiness = 0.5
     /// Loudness jumps compare short-term loudness this far apart (seconds).
     public static let jumpSpan = 1.0

@@ -81,19 +81,8 @@ final class EventWorker: ChunkWorking, @unchecked Sendable {
     func process(chunk: Int) throws(SignalPathError) -> EventChunk {
         let own = ownFrames(chunk)
         let wanted = loadedFrames(chunk)
-        let rangeStart = detector.frames.lowerBound
-        let got = try window.load(rangeStart + wanted.lowerBound..<rangeStart + wanted.upperBound)
-        let available = wanted.lowerBound + Int64(got)
-        var endOfInput: Int64? = nil
-        if got < wanted.count {
-            if detector.knownLength != nil {
-                throw .malformed(
-                    path: detector.file.path, reason: "the file ended at frame \(rangeStart + available), before the \(rangeStart + wanted.upperBound) its header promises")
-            }
-            endOfInput = available
-        } else if let length = detector.knownLength, wanted.upperBound == length {
-            endOfInput = length
-        }
+        let load = try window.loadChunk(wanted, rangeStart: detector.frames.lowerBound, knownLength: detector.knownLength, path: detector.file.path)
+        let got = load.got, available = load.available, endOfInput = load.endOfInput
         let present = own.lowerBound..<max(own.lowerBound, min(own.upperBound, available))
         var result = EventChunk(index: chunk, frames: present, endOfInput: endOfInput)
         guard !present.isEmpty else { return result }

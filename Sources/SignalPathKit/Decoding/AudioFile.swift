@@ -110,9 +110,7 @@ public final class AudioFile: Sendable {
             // was: libsndfile refuses its all-ones ds64 size ("Unspecified internal error"), a
             // pipe reads it to its end, and so does this, so that files and pipes agree.
             try Self.refuseStream(stream, path: file.path)
-            let stated = AudioFormat(
-                container: layout.container, sampleFormat: layout.encoding.sampleFormat, sampleRate: layout.sampleRate, channels: layout.channels,
-                frames: layout.frames, channelLayout: layout.channelLayout)
+            let stated = layout.format(frames: layout.frames)
             format = stated
             metadata = layout.metadata
             self.layout = layout
@@ -255,9 +253,7 @@ public final class AudioFile: Sendable {
         path = streamPath
         // A stream's length is known only once it has been read: its header may hold a placeholder
         // or promise more than arrives.
-        format = AudioFormat(
-            container: layout.container, sampleFormat: layout.encoding.sampleFormat,
-            sampleRate: layout.sampleRate, channels: layout.channels, frames: nil, channelLayout: layout.channelLayout)
+        format = layout.format(frames: nil)
         metadata = layout.metadata
         streams = [Self.describe(format, number: 0, as: nil)]
         streamNumber = 0

@@ -58,6 +58,13 @@ struct PCMLayout: Equatable {
 
     var bytesPerFrame: Int { encoding.bytesPerSample * channels }
 
+    /// The format this layout states, with `frames` as its length (nil where it is not known).
+    func format(frames: Int64?) -> AudioFormat {
+        AudioFormat(
+            container: container, sampleFormat: encoding.sampleFormat, sampleRate: sampleRate, channels: channels, frames: frames,
+            channelLayout: channelLayout)
+    }
+
     /// What a WAV, RF64, Wave64 or AIFF header states, whatever the encoding: the rate and
     /// channels (checked against `AudioFormat.usableSampleRates` and `usableChannelCounts`), and the
     /// layout when the samples are plain PCM.
