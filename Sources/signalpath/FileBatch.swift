@@ -50,7 +50,6 @@ struct FileBatch<Command: DataCommand> {
         let atOnce = max(1, min(jobs, files.count))
         let workers = max(1, jobs / atOnce)
         let progress = ProgressLine(label: "\(Command.name): \(files.count) file\(files.count == 1 ? "" : "s")")
-        defer { progress.finish() }
         var failures = FailureTally()
         await withTaskGroup(of: (Int, [SignalPathError]).self) { group in
             var next = 0, done = 0

@@ -31,7 +31,7 @@ struct CheckOptions: ParsableArguments {
     var maxClipped: Int64?
 
     @Option(
-        name: .long, help: ArgumentHelp("Maximum length of the longest silence (needs the events pass; refused in this build).", valueName: "time"),
+        name: .long, help: ArgumentHelp("Maximum length of the longest silence (runs the events pass after the analysis).", valueName: "time"),
         transform: OptionValue.time)
     var maxSilence: Double?
 
