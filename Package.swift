@@ -9,7 +9,9 @@ let package = Package(
         .library(name: "SignalPathKit", targets: ["SignalPathKit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // SHA-256 of file contents for scan's --content-hash (Archive/ContentHash.swift).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -44,9 +46,17 @@ let package = Package(
             name: "CFFmpeg",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
         ),
+        // Declarations only: libsqlite3 is opened by the commands that keep a database (Archive/SQLite.swift).
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(
             name: "SignalPathKit",
-            dependencies: ["CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg"]
+            dependencies: [
+                "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .executableTarget(
             name: "signalpath",

@@ -10,7 +10,7 @@ import pathlib, re, sys
 
 root = pathlib.Path(__file__).resolve().parent.parent / "Sources" / "SignalPathKit"
 lower = ["Support", "IO", "Decoding", "Selection", "Spectral", "Analysis"]
-upper = ["Output", "Rendering", "Terminal", "Live"]
+upper = ["Output", "Rendering", "Terminal", "Live", "Archive"]
 
 # Declarations at file scope (nested types and members are reached through them).
 declaration = re.compile(r"^(?:@\w+ )*(?:public |package |internal |fileprivate |private |final |indirect )*"

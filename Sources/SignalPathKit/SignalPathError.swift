@@ -29,6 +29,18 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
     case write(path: String, errno: Int32)
     /// An output file cannot be created (`errno`): its directory is missing or not writable.
     case cannotCreate(path: String, errno: Int32)
+    /// A results database (scan, export, merge) failed: `kind` says how, for the exit code.
+    case database(path: String, reason: String, kind: DatabaseFailure)
+
+    /// How a results database failed.
+    public enum DatabaseFailure: Sendable, Equatable {
+        /// It could not be created or opened for writing (exit 73).
+        case cannotCreate
+        /// Reading or writing it failed: a full disk, an I/O error, a lock held too long (exit 74).
+        case io
+        /// It is not a signalpath database, is damaged, or was written by a newer signalpath (exit 65).
+        case unusable
+    }
 
     /// Broad kinds of failure; the executable maps each to one exit code.
     public enum Category: Sendable, Equatable {
@@ -51,7 +63,7 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case .notFound(let path), .permissionDenied(let path), .isDirectory(let path),
             .notRegularFile(let path, _), .io(let path, _, _), .unrecognizedFormat(let path, _),
             .malformed(let path, _), .notSeekable(let path), .invalidRequest(let path, _), .unavailable(let path, _),
-            .write(let path, _), .cannotCreate(let path, _):
+            .write(let path, _), .cannotCreate(let path, _), .database(let path, _, _):
             return path
         case .device(let name, _): return "ALSA device '\(name)'"
         }
@@ -71,7 +83,7 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case .unrecognizedFormat(_, let reason), .malformed(_, let reason), .invalidRequest(_, let reason):
             return reason
         case .notSeekable: return "input is a stream and cannot seek backwards"
-        case .device(_, let reason), .unavailable(_, let reason): return reason
+        case .device(_, let reason), .unavailable(_, let reason), .database(_, let reason, _): return reason
         case .write(_, let code): return "write failed: \(String(cString: strerror(code)))"
         case .cannotCreate(_, let code): return "cannot create: \(String(cString: strerror(code)))"
         }
@@ -85,6 +97,12 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case .unrecognizedFormat, .malformed: return .badData
         case .notSeekable, .invalidRequest: return .usage
         case .cannotCreate: return .cannotCreate
+        case .database(_, _, let kind):
+            switch kind {
+            case .cannotCreate: return .cannotCreate
+            case .io: return .io
+            case .unusable: return .badData
+            }
         }
     }
 

@@ -46,6 +46,12 @@ final class OutputSink {
         write(text + "\n")
     }
 
+    /// Gives up after a failure part-way: an --output file is discarded, never put in place half
+    /// written (standard output cannot be taken back; the exit code says it is incomplete).
+    func abandon() {
+        file?.discard()
+    }
+
     /// Puts the file in place, or throws the write that failed. When nothing was written (every
     /// input failed before any output), no file is made: an empty file would pass for a result.
     func finish() throws(SignalPathError) {

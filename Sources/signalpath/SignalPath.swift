@@ -27,7 +27,10 @@ struct SignalPath: AsyncParsableCommand {
             both in place.
             """,
         version: signalPathVersion,
-        subcommands: [Info.self, Analyze.self, LoudnessCommand.self, Check.self, Events.self, Spectrum.self, Spectrogram.self, Waveform.self, Replay.self, Record.self]
+        subcommands: [
+            Info.self, Analyze.self, LoudnessCommand.self, Check.self, Events.self, Spectrum.self, Spectrogram.self, Waveform.self, Scan.self, Export.self,
+            Merge.self, Replay.self, Record.self,
+        ]
     )
 
     /// ArgumentParser's own main, with two additions: a first argument that is not a command

@@ -17,8 +17,8 @@ public final class ProgressLine: Sendable {
         self.enabled = enabled
     }
 
-    /// Reports `fraction` (0…1) done.
-    public func update(_ fraction: Double) {
+    /// Reports `fraction` (0…1) done; `status` (scan's counts and rates) replaces the percentage.
+    public func update(_ fraction: Double, status: String? = nil) {
         guard enabled else { return }
         state.withLock { state in
             let now = ContinuousClock.now
@@ -28,7 +28,8 @@ public final class ProgressLine: Sendable {
             state.lastDrawn = now
             state.visible = true
             let remaining = elapsed * (1 - fraction) / fraction
-            StandardError.write("\r\u{1B}[K\(label)  \(UnitFormat.fixed(fraction * 100, 0)) %  ETA \(UnitFormat.duration(remaining.rounded()))")
+            let done = status ?? "\(UnitFormat.fixed(fraction * 100, 0)) %"
+            StandardError.write("\r\u{1B}[K\(label)  \(done)  ETA \(UnitFormat.duration(remaining.rounded()))")
         }
     }
 

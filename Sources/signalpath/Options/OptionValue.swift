@@ -134,6 +134,15 @@ enum OptionValue {
     }
 
     /// A delivery profile by name: `ebu-r128`, `ebu-r128-live`, `atsc-a85`, `podcast`, `streaming`.
+    /// A shard: `K/N`, 1 ≤ K ≤ N ≤ 100000 (`$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT`).
+    static func shard(_ text: String) throws -> ShardSelector {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count <= 100_000,
+            let shard = ShardSelector(index: index, count: count)
+        else { throw ValidationError("K/N with 1 <= K <= N, such as 3/8") }
+        return shard
+    }
+
     static func profile(_ text: String) throws -> DeliveryProfile {
         guard let profile = DeliveryProfile.named(text) else { throw ValidationError("use \(OutputFormat.list(DeliveryProfile.all.map(\.name)))") }
         return profile

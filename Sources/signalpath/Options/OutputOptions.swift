@@ -52,12 +52,15 @@ enum TerminalView {
     case report
     /// A picture (spectrum plot, spectrogram): piped, its data as CSV.
     case picture
+    /// Records for programs (export): NDJSON, on a terminal and piped alike.
+    case records
 
     /// The format written when neither --format nor --output names one.
     func defaultFormat(onTerminal: Bool) -> OutputFormat {
         switch self {
         case .report: return .text
         case .picture: return onTerminal ? .plot : .csv
+        case .records: return .ndjson
         }
     }
 }
@@ -97,6 +100,7 @@ extension DataCommand {
             switch view {
             case .report: "text, on a terminal and piped alike"
             case .picture: "plot on a terminal, csv when piped"
+            case .records: "ndjson"
             }
         return "Output format: " + OutputFormat.list(formats.map { descriptions[$0]! }) + " (default: \(defaults); with --output, its extension)."
     }

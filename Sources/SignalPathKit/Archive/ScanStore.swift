@@ -1,0 +1,197 @@
+/// A scan's results database: the schema, its version, and the queries scan, export and merge
+/// make. docs/SCAN.md documents the schema; change it only with a new `schemaVersion` and a
+/// step in `migrate`.
+public final class ScanStore {
+    /// The schema this signalpath writes. A database of an older version is migrated when opened
+    /// for writing; one of a newer version is refused.
+    public static let schemaVersion = 1
+    /// `meta.application`: tells a signalpath database from any other SQLite file.
+    public static let application = "signalpath.scan"
+
+    public let database: SQLiteDatabase
+    public var path: String { database.path }
+
+    /// Opens (and when missing creates) the database at `path` for writing: write-ahead log, so
+    /// readers are not blocked while a scan writes; `synchronous = NORMAL`, so a commit is a write
+    /// to the log without an fsync — a killed process loses nothing committed (the kernel has the
+    /// bytes), a power cut at most the last commits, never the database's integrity.
+    public static func openForWriting(_ path: String) throws(SignalPathError) -> ScanStore {
+        let database = try SQLiteDatabase(path: path, mode: .readWrite)
+        let store = ScanStore(database: database)
+        try store.prepareForWriting()
+        return store
+    }
+
+    /// Opens an existing database for reading only (export, duplicates).
+    public static func openForReading(_ path: String) throws(SignalPathError) -> ScanStore {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw SignalPathError.fromErrno(errno, path: path) }
+        if status.st_mode & S_IFMT == S_IFDIR { throw SignalPathError.isDirectory(path: path) }
+        let store = ScanStore(database: try SQLiteDatabase(path: path, mode: .readOnly))
+        guard let version = try store.storedVersion() else {
+            throw .database(path: path, reason: "not a signalpath scan database (no meta table naming \(application))", kind: .unusable)
+        }
+        try store.refuseNewer(version)
+        return store
+    }
+
+    private init(database: SQLiteDatabase) {
+        self.database = database
+    }
+
+    // MARK: Schema
+
+    private func prepareForWriting() throws(SignalPathError) {
+        // journal_mode answers with a row; run() reads and drops it.
+        try database.run("PRAGMA journal_mode = WAL")
+        try database.execute("PRAGMA synchronous = NORMAL")
+        let version = try storedVersion()
+        if let version {
+            try refuseNewer(version)
+            if version < Self.schemaVersion { try migrate(from: version) }
+            return
+        }
+        let tables = try database.rows("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
+        guard tables.first?.first?.integer == 0 else {
+            throw .database(path: path, reason: "not a signalpath scan database (it has other tables; no meta table naming \(Self.application))", kind: .unusable)
+        }
+        let columns = ScanRecord.columns
+        try database.transaction { () throws(SignalPathError) in
+            try database.execute(
+                """
+                CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE files (
+                    \(columns[0]) TEXT PRIMARY KEY,
+                    \(columns[1]) INTEGER NOT NULL,
+                    \(columns[2]) INTEGER NOT NULL,
+                    \(columns[3]) TEXT,
+                    \(columns[4]) TEXT NOT NULL CHECK (status IN ('ok', 'error')),
+                    \(columns[5]) INTEGER,
+                    \(columns[6]) TEXT,
+                    \(columns[7]) TEXT,
+                    \(columns[8]) TEXT NOT NULL,
+                    \(columns[9]) TEXT NOT NULL,
+                    \(columns[10]) TEXT NOT NULL,
+                    \(columns[11]) REAL,
+                    \(columns[12]) REAL,
+                    \(columns[13]) REAL,
+                    \(columns[14]) INTEGER,
+                    \(columns[15]) TEXT
+                );
+                CREATE INDEX files_by_content ON files (content_sha256) WHERE content_sha256 IS NOT NULL;
+                """)
+            try database.run("INSERT INTO meta (key, value) VALUES ('application', ?), ('schema_version', ?)", [.text(Self.application), .text(String(Self.schemaVersion))])
+        }
+    }
+
+    /// The `meta` table's schema version, or nil when the database has no signalpath meta table.
+    private func storedVersion() throws(SignalPathError) -> Int? {
+        let hasMeta = try database.rows("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+        guard hasMeta.first?.first?.integer == 1 else { return nil }
+        var application: String?, version: Int?
+        try database.query("SELECT key, value FROM meta WHERE key IN ('application', 'schema_version')") { row throws(SignalPathError) in
+            if row[0].text == "application" { application = row[1].text }
+            if row[0].text == "schema_version" { version = row[1].text.flatMap { Int($0) } }
+        }
+        guard application == Self.application, let version else { return nil }
+        return version
+    }
+
+    private func refuseNewer(_ version: Int) throws(SignalPathError) {
+        guard version <= Self.schemaVersion else {
+            throw .database(
+                path: path, reason: "written by a newer signalpath (schema version \(version); this one reads up to \(Self.schemaVersion)): use that version",
+                kind: .unusable)
+        }
+    }
+
+    /// Brings an older schema up to `schemaVersion`, one step per version, in one transaction.
+    /// Version 1 is the first: there is no older schema yet.
+    private func migrate(from version: Int) throws(SignalPathError) {
+        throw .database(path: path, reason: "schema version \(version) is unknown (this signalpath writes \(Self.schemaVersion))", kind: .unusable)
+    }
+
+    // MARK: Rows
+
+    private static let selectColumns = ScanRecord.columns.joined(separator: ", ")
+
+    /// What is stored for `path`, if anything.
+    public func record(at path: String) throws(SignalPathError) -> ScanRecord? {
+        try database.rows("SELECT \(Self.selectColumns) FROM files WHERE path = ?", [.text(path)]).first.flatMap(ScanRecord.init(values:))
+    }
+
+    /// A successfully analysed row with `sha256` and `settingsKey` (another path with the same bytes).
+    public func record(withContent sha256: String, settingsKey: String) throws(SignalPathError) -> ScanRecord? {
+        try database.rows(
+            "SELECT \(Self.selectColumns) FROM files WHERE content_sha256 = ? AND settings_key = ? AND status = 'ok' ORDER BY analyzed_at DESC LIMIT 1",
+            [.text(sha256), .text(settingsKey)]
+        ).first.flatMap(ScanRecord.init(values:))
+    }
+
+    /// Inserts `record`, replacing the row of its path.
+    public func store(_ record: ScanRecord) throws(SignalPathError) {
+        let placeholders = Array(repeating: "?", count: ScanRecord.columns.count).joined(separator: ", ")
+        try database.run("INSERT OR REPLACE INTO files (\(Self.selectColumns)) VALUES (\(placeholders))", record.values)
+    }
+
+    /// Removes the row of `path` (a file recognised under a new name).
+    public func remove(_ path: String) throws(SignalPathError) {
+        try database.run("DELETE FROM files WHERE path = ?", [.text(path)])
+    }
+
+    /// Every row passing `filter` (an SQL expression over the columns, or nil), in path order.
+    public func forEachRecord(where filter: String?, _ body: (ScanRecord) throws(SignalPathError) -> Void) throws(SignalPathError) {
+        let condition = filter.map { " WHERE (\($0))" } ?? ""
+        try database.query("SELECT \(Self.selectColumns) FROM files\(condition) ORDER BY path") { values throws(SignalPathError) in
+            guard let record = ScanRecord(values: values) else {
+                throw .database(path: path, reason: "a row of files does not fit the schema (\(values.first?.text ?? "no path"))", kind: .unusable)
+            }
+            try body(record)
+        }
+    }
+
+    /// Groups of paths with equal content (two or more), largest files first, paths sorted.
+    public func duplicates() throws(SignalPathError) -> [(sha256: String, sizeBytes: Int64, paths: [String])] {
+        var groups: [(sha256: String, sizeBytes: Int64, paths: [String])] = []
+        try database.query(
+            """
+            SELECT content_sha256, size_bytes, path FROM files
+            WHERE content_sha256 IN (SELECT content_sha256 FROM files WHERE content_sha256 IS NOT NULL GROUP BY content_sha256 HAVING count(*) > 1)
+            ORDER BY size_bytes DESC, content_sha256, path
+            """
+        ) { row throws(SignalPathError) in
+            guard let sha256 = row[0].text, let size = row[1].integer, let path = row[2].text else { return }
+            if groups.last?.sha256 == sha256 {
+                groups[groups.count - 1].paths.append(path)
+            } else {
+                groups.append((sha256, size, [path]))
+            }
+        }
+        return groups
+    }
+
+    /// The distinct settings keys of the stored rows.
+    public func settingsKeys() throws(SignalPathError) -> [String] {
+        try database.rows("SELECT DISTINCT settings_key FROM files ORDER BY settings_key").compactMap { $0.first?.text }
+    }
+
+    /// Adds the rows of the database at `source` (already checked by the caller): a path present in
+    /// both keeps the row with the later `analyzed_at`. Returns the rows taken from `source`.
+    public func merge(from source: String) throws(SignalPathError) -> Int {
+        try database.run("ATTACH DATABASE ? AS source", [.text(source)])
+        defer { try? database.execute("DETACH DATABASE source") }
+        let updates = ScanRecord.columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        return try database.transaction { () throws(SignalPathError) in
+            try database.run(
+                """
+                INSERT INTO files (\(Self.selectColumns)) SELECT \(Self.selectColumns) FROM source.files WHERE true
+                ON CONFLICT (path) DO UPDATE SET \(updates) WHERE excluded.analyzed_at > files.analyzed_at
+                """)
+        }
+    }
+
+    /// SQLite's own check of the file (`PRAGMA integrity_check`): "ok", or what is wrong.
+    public func integrityCheck() throws(SignalPathError) -> String {
+        try database.rows("PRAGMA integrity_check").compactMap { $0.first?.text }.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,308 @@
+/// What a scan does to each file, and the key that says so in every row.
+public struct ScanSettings: Sendable {
+    public var analysis: AnalysisSettings
+    /// The rules of `--profile` (a `check` verdict per file), or nil.
+    public var rules: DeliveryRules?
+    /// Runs the events pass too (`--events`).
+    public var findsEvents: Bool
+    /// Stores each file's SHA-256 and recognises moved files by it (`--content-hash`).
+    public var hashesContent: Bool
+    /// Files analysed side by side; each file's chunks also run on up to this many workers.
+    public var jobs: Int
+
+    public init(analysis: AnalysisSettings, rules: DeliveryRules?, findsEvents: Bool, hashesContent: Bool, jobs: Int) {
+        self.analysis = analysis
+        self.rules = rules
+        self.findsEvents = findsEvents
+        self.hashesContent = hashesContent
+        self.jobs = jobs
+    }
+
+    /// Every setting that changes a stored result, as text: a row is reused only under the same
+    /// key, and `merge` refuses databases whose keys differ. The tool's version is not part of it
+    /// (it is its own column): a new release does not make an archive be read again.
+    public var key: String {
+        let analysis = self.analysis
+        var parts = [
+            "analyze/1", "rms=\(analysis.rmsReference.rawValue)", "silence=\(UnitFormat.shortest(analysis.silenceThreshold))",
+            "clip-run=\(analysis.minimumClipRun)", "tones=\(analysis.toneCount)", "harmonics=\(analysis.highestHarmonic)",
+            "fft=\(analysis.spectrum.fftSize)", "window=\(analysis.spectrum.window.name)", "a4=\(UnitFormat.shortest(analysis.a4))",
+            "true-peak=\(analysis.truePeakMode.rawValue)",
+        ]
+        if let rules {
+            parts.append("check=\(rules.profile?.name ?? "custom")")
+            parts.append("target=\(rules.target.map { UnitFormat.shortest($0) } ?? "-")±\(rules.tolerance.map { UnitFormat.shortest($0) } ?? "-")")
+            parts.append("max-true-peak=\(rules.maximumTruePeak.map { UnitFormat.shortest($0) } ?? "-")")
+        }
+        if findsEvents { parts.append("events") }
+        return parts.joined(separator: ";")
+    }
+}
+
+/// How a scan went: what `--format json` prints (`signalpath.scan/1`) and the exit code follows.
+public struct ScanSummary: Sendable, Equatable {
+    /// Files read and analysed by this run (successfully).
+    public var analysed = 0
+    /// Files whose stored row (path, size, mtime, settings) still holds: not read.
+    public var unchanged = 0
+    /// Files recognised by their content under another stored path: not analysed again.
+    public var recognised = 0
+    /// Files that could not be analysed by this run (rows with status `error`).
+    public var failed = 0
+    /// Unchanged files whose stored row is an error (not read again).
+    public var failedBefore = 0
+    /// Paths that could not be walked (unreadable directories, link loops): reported, no row.
+    public var unreachable = 0
+    /// Files that disappeared between the listing and their turn: reported, no row.
+    public var vanished = 0
+    /// Bytes of the files analysed (or hashed) by this run.
+    public var bytesRead: Int64 = 0
+    /// Transactions committed and rows written.
+    public var commits = 0
+    public var rowsWritten = 0
+    public var seconds = 0.0
+    /// The signal that stopped the scan early (its files in flight were finished and committed).
+    public var interruptedBy: Int32?
+
+    public init() {}
+
+    public var total: Int { analysed + unchanged + recognised + failed + failedBefore + vanished }
+}
+
+/// A scan in progress, for the progress line.
+public struct ScanProgress: Sendable {
+    public var done: Int
+    public var total: Int
+    public var failed: Int
+    public var bytesDone: Int64
+    public var bytesTotal: Int64
+    public var seconds: Double
+}
+
+/// `signalpath scan`: each listed file analysed once into the database, files already there
+/// (same path, size, modification time and settings) skipped, the rest up to `jobs` at a time.
+public struct Scanner: Sendable {
+    public let database: String
+    public let settings: ScanSettings
+    /// The exit code and category name of a failure, for its row (the executable's `ExitStatus`).
+    public let describe: @Sendable (SignalPathError) -> (code: Int32, category: String)
+
+    public init(database: String, settings: ScanSettings, describe: @escaping @Sendable (SignalPathError) -> (code: Int32, category: String)) {
+        self.database = database
+        self.settings = settings
+        self.describe = describe
+    }
+
+    /// A file to read, as found when the scan began.
+    struct Candidate: Sendable {
+        let path: String
+        let size: Int64
+        let modified: Int64
+    }
+
+    /// What a task hands back to the loop that starts them.
+    private enum Outcome: Sendable {
+        case hashed(Candidate, Result<String, SignalPathError>)
+        case analysed(Candidate, hash: String?, Result<ScanRecord, SignalPathError>)
+    }
+
+    /// Scans `paths` (absolute, as `ScanTree` lists them). `problem` hears each file that failed or
+    /// vanished, as it happens; `progress` is called after each file.
+    public func run(
+        _ paths: [String], problem: (SignalPathError) -> Void, progress: (ScanProgress) -> Void
+    ) async throws(SignalPathError) -> ScanSummary {
+        let started = ContinuousClock.now
+        let writerStore = try ScanStore.openForWriting(database)
+        // Lookups go through their own connection: the write-ahead log lets them read while the
+        // writer commits.
+        let lookups = try ScanStore.openForWriting(database)
+        let writer = ScanWriter(store: writerStore)
+        let key = settings.key
+        var summary = ScanSummary()
+        var work: [Candidate] = []
+        var bytesTotal: Int64 = 0
+        for path in paths {
+            var status = stat()
+            guard stat(path, &status) == 0 else {
+                let error = SignalPathError.fromErrno(errno, path: path)
+                if case .notFound = error {
+                    summary.vanished += 1
+                    problem(.unavailable(path: path, reason: "vanished before it was read; skipped"))
+                } else {
+                    fail(Candidate(path: path, size: 0, modified: 0), error, writer: writer, summary: &summary, problem: problem)
+                }
+                continue
+            }
+            let candidate = Candidate(path: path, size: Int64(status.st_size), modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
+            if let stored = try lookups.record(at: path), stored.sizeBytes == candidate.size, stored.modifiedNanoseconds == candidate.modified,
+                stored.settingsKey == key,
+                stored.status == .error || !settings.hashesContent || stored.contentSHA256 != nil
+            {
+                if stored.status == .ok {
+                    summary.unchanged += 1
+                } else {
+                    summary.failedBefore += 1
+                    problem(.unavailable(path: path, reason: "\(stored.errorMessage ?? "failed") (stored by an earlier scan; the file is unchanged, not read again)"))
+                }
+                continue
+            }
+            work.append(candidate)
+            bytesTotal += candidate.size
+        }
+        let skipped = summary.total
+        var bytesDone: Int64 = 0
+        func report() {
+            progress(
+                ScanProgress(
+                    done: summary.total - skipped, total: work.count, failed: summary.failed, bytesDone: bytesDone, bytesTotal: bytesTotal,
+                    seconds: Self.seconds(since: started)))
+        }
+
+        let settings = self.settings
+        await withTaskGroup(of: Outcome.self) { group in
+            var next = 0
+            func startNext() {
+                guard next < work.count, !StopSignals.stopRequested, writer.failure == nil else { return }
+                let candidate = work[next]
+                next += 1
+                if settings.hashesContent {
+                    group.addTask { .hashed(candidate, await Self.hash(candidate.path)) }
+                } else {
+                    group.addTask { .analysed(candidate, hash: nil, await Self.analyse(candidate, hash: nil, key: key, settings: settings)) }
+                }
+            }
+            for _ in 0..<settings.jobs { startNext() }
+            while let outcome = await group.next() {
+                switch outcome {
+                case .hashed(let candidate, .success(let hash)):
+                    bytesDone += candidate.size
+                    if let known = try? lookups.record(withContent: hash, settingsKey: key), known.path != candidate.path {
+                        var record = known
+                        record.path = candidate.path
+                        record.sizeBytes = candidate.size
+                        record.modifiedNanoseconds = candidate.modified
+                        record.resultJSON = known.resultJSON.map { Self.replacingPath(in: $0, from: known.path, to: candidate.path) }
+                        // The old path keeps its row when its file is still there (a copy).
+                        if access(known.path, F_OK) == 0 {
+                            writer.submit(.store(record))
+                        } else {
+                            writer.submit(.move(record, from: known.path))
+                        }
+                        summary.recognised += 1
+                        report()
+                        startNext()
+                        continue
+                    }
+                    group.addTask { .analysed(candidate, hash: hash, await Self.analyse(candidate, hash: hash, key: key, settings: settings)) }
+                    continue
+                case .hashed(let candidate, .failure(let error)), .analysed(let candidate, _, .failure(let error)):
+                    if case .notFound = error {
+                        summary.vanished += 1
+                        problem(.unavailable(path: candidate.path, reason: "vanished before it was read; skipped"))
+                    } else {
+                        fail(candidate, error, writer: writer, summary: &summary, problem: problem)
+                    }
+                case .analysed(let candidate, _, .success(let record)):
+                    writer.submit(.store(record))
+                    summary.analysed += 1
+                    if !settings.hashesContent { bytesDone += candidate.size }
+                }
+                report()
+                startNext()
+            }
+        }
+        let written = try writer.finish()
+        summary.bytesRead = bytesDone
+        summary.commits = written.commits
+        summary.rowsWritten = written.rows
+        summary.interruptedBy = StopSignals.received
+        summary.seconds = Self.seconds(since: started)
+        return summary
+    }
+
+    /// A file that could not be analysed: reported, and stored as an `error` row.
+    private func fail(_ candidate: Candidate, _ error: SignalPathError, writer: ScanWriter, summary: inout ScanSummary, problem: (SignalPathError) -> Void) {
+        let (code, category) = describe(error)
+        summary.failed += 1
+        problem(error)
+        writer.submit(
+            .store(
+                ScanRecord(
+                    path: candidate.path, sizeBytes: candidate.size, modifiedNanoseconds: candidate.modified, contentSHA256: nil, status: .error,
+                    errorCode: Int(code), errorCategory: category, errorMessage: error.reason, analyzedAt: Self.timestamp(),
+                    toolVersion: signalPathVersion, settingsKey: settings.key)))
+    }
+
+    private static func hash(_ path: String) async -> Result<String, SignalPathError> {
+        do throws(SignalPathError) {
+            return .success(try await ContentHash.sha256(of: FileReader(path: path)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// One file: the analyze pass, then the events pass and the verdict when asked for.
+    private static func analyse(_ candidate: Candidate, hash: String?, key: String, settings: ScanSettings) async -> Result<ScanRecord, SignalPathError> {
+        do throws(SignalPathError) {
+            let file = try AudioFile.open(candidate.path)
+            guard let frames = file.format.frames, frames > 0 else {
+                throw SignalPathError.malformed(path: candidate.path, reason: "no audio: the file holds no frames")
+            }
+            let range: Range<Int64> = 0..<frames
+            let analysis = try await SignalAnalyzer(file: file, frames: range, settings: settings.analysis).run(workers: settings.jobs)
+            var members = analysis.jsonMembers
+            var events: EventSummary?
+            if settings.findsEvents || settings.rules?.maximumSilence != nil {
+                var eventSettings = EventSettings()
+                eventSettings.minimumClipRun = settings.analysis.minimumClipRun
+                let summary = try await EventDetector(file: file, frames: range, settings: eventSettings).run(workers: settings.jobs, emit: { _ in })
+                events = summary
+                if settings.findsEvents {
+                    members.append(.init("events", EventOutput(path: file.path, format: file.format, frames: range, settings: eventSettings).summaryJSON(summary)))
+                }
+            }
+            var passed: Bool?
+            if let rules = settings.rules {
+                let verdict = DeliveryVerdict(analysis: analysis, events: events, rules: rules)
+                passed = verdict.passed
+                members.append(.init("check", .object(verdict.jsonMembers.filter { $0.key != "path" })))
+            }
+            return .success(
+                ScanRecord(
+                    path: candidate.path, sizeBytes: candidate.size, modifiedNanoseconds: candidate.modified, contentSHA256: hash, status: .ok,
+                    analyzedAt: timestamp(), toolVersion: signalPathVersion, settingsKey: key, durationSeconds: analysis.duration,
+                    integratedLUFS: analysis.loudness.integrated, truePeakDBTP: analysis.truePeak.isFinite ? analysis.truePeak : nil, passed: passed,
+                    resultJSON: JSONValue.object(members).serialized()))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A stored record's JSON with its `path` member naming the file it now describes.
+    private static func replacingPath(in json: String, from old: String, to new: String) -> String {
+        let oldMember = JSONValue.object([.init("path", .string(old))]).serialized().dropFirst().dropLast()
+        let newMember = JSONValue.object([.init("path", .string(new))]).serialized().dropFirst().dropLast()
+        guard let range = json.range(of: oldMember) else { return json }
+        return json.replacingCharacters(in: range, with: newMember)
+    }
+
+    /// Now, as ISO 8601 UTC with microseconds: sorts as text, which `merge` relies on.
+    public static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var parts = tm()
+        var seconds = now.tv_sec
+        gmtime_r(&seconds, &parts)
+        func padded(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-\(padded(parts.tm_mday, 2))T"
+            + "\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):\(padded(parts.tm_sec, 2)).\(padded(Int32(now.tv_nsec / 1000), 6))Z"
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let (seconds, attoseconds) = (ContinuousClock.now - start).components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

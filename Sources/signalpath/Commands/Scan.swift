@@ -1,0 +1,185 @@
+import ArgumentParser
+import SignalPathKit
+
+struct Scan: AsyncParsableCommand, DataCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Analyse whole archives into an SQLite database: resumable, skipping what is done, shardable over machines.",
+        discussion: """
+            Each file gets analyze's record (and with --profile a check verdict, with --events the \
+            events summary) as a row of the database's `files` table. A file whose path, size, \
+            modification time and settings match its row is not read again, so a second run only \
+            does what changed, and a run stopped by Ctrl-C (files in flight are finished and \
+            committed) or killed picks up where it stopped. Files that fail become rows with status \
+            `error`; unreadable directories, link loops and vanished files are reported and skipped.
+
+            Results: signalpath export DB (NDJSON, CSV or JSON); across machines, --shard K/N per \
+            machine and signalpath merge. Schema, recipes for Slurm and GNU parallel: docs/SCAN.md.
+
+            The summary (counts, bytes, time) is the report; --format json writes it as \
+            signalpath.scan/1. Exit status: 0 when every file has an `ok` row (now or from before), \
+            65 when some file failed or could not be reached, 73/74 when the database cannot be \
+            created or written, 130/143 when stopped by SIGINT/SIGTERM.
+
+            Examples:
+              signalpath scan ~/Music --db music.db
+              signalpath scan /archive --db qc.db --profile ebu-r128 --events
+              find /data -name '*.wav' -print0 | signalpath scan --files-from - --null --db w.db
+              signalpath scan /archive --db part3.db --shard 3/8
+              signalpath scan /archive --db music.db --content-hash
+              signalpath scan --db music.db --duplicates
+            """
+    )
+    static let name = "scan"
+    static let formats: [OutputFormat] = [.text, .json]
+    static let view = TerminalView.report
+
+    @OptionGroup var input: ScanInputOptions
+
+    @Option(name: .long, help: ArgumentHelp("The results database (SQLite), created when missing.", valueName: "file"))
+    var db: String
+
+    @Flag(name: .long, help: "List the files of the database with equal content (needs rows made with --content-hash); reads no audio.")
+    var duplicates = false
+
+    @OptionGroup var extras: ScanAnalysisOptions
+    @OptionGroup var analysis: AnalysisOptions
+    @OptionGroup var truePeak: TruePeakOptions
+    @OptionGroup var output: OutputOptions<Scan>
+    @OptionGroup var jobs: JobOptions
+
+    func validate() throws {
+        if duplicates {
+            guard input.paths.isEmpty, input.filesFrom == nil else { throw ValidationError("--duplicates lists the database's duplicates; it scans no paths.") }
+        } else if input.paths.isEmpty && input.filesFrom == nil {
+            throw ValidationError("Name files or directories to scan, or a --files-from list.")
+        }
+    }
+
+    func run() async throws {
+        let sink = try openOutput()
+        if duplicates { return try listDuplicates(into: sink) }
+        StopSignals.install()
+        var unreachable = 0
+        let files: [String]
+        do throws(SignalPathError) {
+            files = try input.files { problem in
+                unreachable += 1
+                ExitStatus.report(problem)
+            }
+        } catch {
+            throw ExitCode(ExitStatus.report(error))
+        }
+        var settings = analysis.settings
+        settings.truePeakMode = truePeak.mode
+        let scanner = Scanner(
+            database: db,
+            settings: ScanSettings(
+                analysis: settings, rules: extras.profile.map { DeliveryRules(profile: $0) }, findsEvents: extras.events,
+                hashesContent: extras.contentHash, jobs: jobs.workers),
+            describe: { (ExitStatus.code(for: $0), ExitStatus.name(of: $0.category)) })
+        let progress = ProgressLine(label: "scan")
+        var summary: ScanSummary
+        do throws(SignalPathError) {
+            summary = try await scanner.run(files) { problem in
+                progress.finish()
+                ExitStatus.report(problem)
+            } progress: { state in
+                guard state.total > 0 else { return }
+                let fraction = state.bytesTotal > 0 ? Double(state.bytesDone) / Double(state.bytesTotal) : Double(state.done) / Double(state.total)
+                progress.update(fraction, status: Self.status(state))
+            }
+        } catch {
+            progress.finish()
+            throw ExitCode(ExitStatus.report(error))
+        }
+        progress.finish()
+        summary.unreachable = unreachable
+        write(summary, to: sink)
+        do throws(SignalPathError) {
+            try sink.finish()
+        } catch {
+            throw ExitCode(ExitStatus.report(error))
+        }
+        if let signal = summary.interruptedBy { throw ExitCode(128 + signal) }
+        if summary.failed + summary.failedBefore + summary.unreachable > 0 { throw ExitCode(ExitStatus.badData) }
+    }
+
+    private func openOutput() throws -> OutputSink {
+        do throws(SignalPathError) {
+            return try output.open()
+        } catch {
+            throw ExitCode(ExitStatus.report(error))
+        }
+    }
+
+    /// `120/500 files  3.2 MB/s  8.1 files/s  2 failed`.
+    private static func status(_ state: ScanProgress) -> String {
+        let seconds = max(state.seconds, 1e-3)
+        let failures = state.failed > 0 ? "  \(state.failed) failed" : ""
+        return "\(state.done)/\(state.total) files  \(UnitFormat.fixed(Double(state.bytesDone) / seconds / 1e6, 1)) MB/s  "
+            + "\(UnitFormat.fixed(Double(state.done) / seconds, 1)) files/s\(failures)"
+    }
+
+    private func write(_ summary: ScanSummary, to sink: OutputSink) {
+        if output.resolvedFormat == .json {
+            sink.writeLine(Self.json(summary, database: db).serialized(pretty: true))
+            return
+        }
+        var lines = [
+            "Scanned into \(TerminalText.sanitized(db)) in \(UnitFormat.fixed(summary.seconds, 2)) s",
+            "  analysed    \(summary.analysed) (\(UnitFormat.fixed(Double(summary.bytesRead) / 1e6, 1)) MB read)",
+            "  unchanged   \(summary.unchanged) (stored rows still hold: not read)",
+        ]
+        if summary.recognised > 0 { lines.append("  recognised  \(summary.recognised) (same content as a stored file: not analysed)") }
+        lines.append("  failed      \(summary.failed)" + (summary.failedBefore > 0 ? " now, \(summary.failedBefore) before (not read again)" : ""))
+        if summary.unreachable > 0 { lines.append("  unreachable \(summary.unreachable) (not walked: see the messages above)") }
+        if summary.vanished > 0 { lines.append("  vanished    \(summary.vanished) (deleted before their turn)") }
+        if let signal = summary.interruptedBy {
+            lines.append("  stopped by signal \(signal): the files in flight were finished and committed; run again to go on")
+        }
+        sink.write(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The summary as `signalpath.scan/1`.
+    static func json(_ summary: ScanSummary, database: String) -> JSONValue {
+        .object([
+            "schema": "signalpath.scan/1", "database": .string(database),
+            "analysed": .integer(Int64(summary.analysed)), "unchanged": .integer(Int64(summary.unchanged)),
+            "recognised": .integer(Int64(summary.recognised)), "failed": .integer(Int64(summary.failed)),
+            "failed_before": .integer(Int64(summary.failedBefore)), "unreachable": .integer(Int64(summary.unreachable)),
+            "vanished": .integer(Int64(summary.vanished)), "bytes_read": .integer(summary.bytesRead),
+            "commits": .integer(Int64(summary.commits)), "rows_written": .integer(Int64(summary.rowsWritten)),
+            "seconds": .number((summary.seconds * 1000).rounded() / 1000),
+            "interrupted_by_signal": summary.interruptedBy.map { .integer(Int64($0)) } ?? .null,
+        ])
+    }
+
+    /// `--duplicates`: groups of equal content, a blank line between groups (text), or JSON.
+    private func listDuplicates(into sink: OutputSink) throws {
+        let groups: [(sha256: String, sizeBytes: Int64, paths: [String])]
+        do throws(SignalPathError) {
+            groups = try ScanStore.openForReading(db).duplicates()
+        } catch {
+            throw ExitCode(ExitStatus.report(error))
+        }
+        if output.resolvedFormat == .json {
+            let objects: [JSONValue] = groups.map { group in
+                .object([
+                    "content_sha256": .string(group.sha256), "size_bytes": .integer(group.sizeBytes), "paths": .array(group.paths.map { .string($0) }),
+                ])
+            }
+            sink.writeLine(JSONValue.object(["schema": "signalpath.duplicates/1", "groups": .array(objects)]).serialized(pretty: true))
+        } else {
+            let text = groups.map { group in
+                group.paths.map { "\(group.sha256.prefix(16))  \(group.sizeBytes)  \(StandardOutput.isTerminal ? TerminalText.sanitized($0) : $0)" }
+                    .joined(separator: "\n")
+            }.joined(separator: "\n\n")
+            if !text.isEmpty { sink.write(text + "\n") }
+        }
+        do throws(SignalPathError) {
+            try sink.finish()
+        } catch {
+            throw ExitCode(ExitStatus.report(error))
+        }
+    }
+}
