@@ -40,6 +40,8 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case io
         /// It is not a signalpath database, is damaged, or was written by a newer signalpath (exit 65).
         case unusable
+        /// A query the user wrote (`export --where`) is not valid SQL over the columns (exit 64).
+        case badQuery
     }
 
     /// Broad kinds of failure; the executable maps each to one exit code.
@@ -102,6 +104,7 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
             case .cannotCreate: return .cannotCreate
             case .io: return .io
             case .unusable: return .badData
+            case .badQuery: return .usage
             }
         }
     }

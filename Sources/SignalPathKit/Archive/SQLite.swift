@@ -164,12 +164,16 @@ public final class SQLiteDatabase {
         return statement
     }
 
-    /// SQLite's status as signalpath's error: damage and foreign files are unusable data (65),
-    /// everything else a failed read or write (74).
+    /// SQLite's status as signalpath's error: damage and foreign files are unusable data (65), SQL
+    /// that does not compile a usage error (64), everything else a failed read or write (74).
     private func failure(_ status: Int32, _ reason: String) -> SignalPathError {
         let primary = status & 0xff
-        let unusable = primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_SCHEMA
-        return .database(path: path, reason: reason, kind: unusable ? .unusable : .io)
+        switch primary {
+        case SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_SCHEMA: return .database(path: path, reason: reason, kind: .unusable)
+        // SQL that does not compile: only a user's own expression (export --where) can be that.
+        case SQLITE_ERROR: return .database(path: path, reason: reason, kind: .badQuery)
+        default: return .database(path: path, reason: reason, kind: .io)
+        }
     }
 }
 

@@ -1,0 +1,283 @@
+import Foundation
+import Testing
+import SignalPathTestSupport
+
+/// `scan`, `export`, `merge` on a generated archive (Tests/Reference/scan_tree.py: files written by
+/// libsndfile and ffmpeg's libmp3lame, broken files, a non-audio file, a symbolic link loop). The
+/// databases are read back by Python's own sqlite3 module, hashes checked against hashlib, exports
+/// loaded by DuckDB, shards run concurrently by GNU parallel.
+@Suite("signalpath scan, export, merge", .serialized)
+struct ScanCLITests {
+    /// Files in the generated tree (the suite runs the debug build, ~0.1 s of CPU a file; the bench
+    /// scans 500 with the release build).
+    static let fileCount = 60
+
+    struct Tree: @unchecked Sendable {
+        let root: String
+        let audio: [String]
+        let broken: [String]
+        let other: [String]
+        let loop: String
+        let knownLUFS: [String: Double]
+    }
+
+    /// One tree per test (tests change it), made by the generator with the test's seed.
+    func makeTree(_ scratch: ScratchDirectory, seed: Int = 7) throws -> Tree {
+        let root = scratch.file("tree")
+        let made = try run(try #require(which("python3")), ["\(repositoryRoot)/Tests/Reference/scan_tree.py", root, String(seed), String(Self.fileCount)], timeout: 120)
+        try #require(made.status == 0, "\(made.stderr)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: made.stdoutData) as? [String: Any])
+        return Tree(
+            root: root, audio: manifest["audio"] as! [String], broken: manifest["broken"] as! [String], other: manifest["other"] as! [String],
+            loop: manifest["loop"] as! String, knownLUFS: manifest["known_lufs"] as! [String: Double])
+    }
+
+    /// Rows of `database` as Python's sqlite3 reads them (path → column → value), and the result of
+    /// `PRAGMA integrity_check`.
+    func rows(_ database: String) throws -> (rows: [String: [String: Any]], integrity: String) {
+        let script = """
+            import json, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.row_factory = sqlite3.Row
+            rows = {r["path"]: dict(r) for r in db.execute("SELECT * FROM files")}
+            print(json.dumps({"rows": rows, "integrity": db.execute("PRAGMA integrity_check").fetchone()[0]}))
+            """
+        let result = try run(try #require(which("python3")), ["-c", script, database])
+        try #require(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+        return (object["rows"] as! [String: [String: Any]], object["integrity"] as! String)
+    }
+
+    func summary(_ result: ProcessResult) throws -> [String: Any] {
+        try json(result)
+    }
+
+    @Test("first scan: a row per audio file, failures as error rows, loop reported; a second scan reads nothing; a touched file is read again")
+    func scanRescanTouch() throws {
+        let scratch = ScratchDirectory("scan-first")
+        let tree = try makeTree(scratch)
+        let database = scratch.file("r.db")
+        let first = try signalpath("scan", tree.root, "--db", database, "--format", "json")
+        #expect(first.status == 65, "a broken file and a link loop: exit 65\n\(first.stderr)")
+        let counts = try summary(first)
+        #expect(counts["analysed"] as? Int == tree.audio.count && counts["failed"] as? Int == tree.broken.count && counts["unreachable"] as? Int == 1, "\(counts)")
+        #expect(first.stderr.contains("\(tree.loop): symbolic link loop"), "\(first.stderr)")
+        for path in tree.broken { #expect(first.stderr.contains("signalpath: \(path): "), "no line for \(path)") }
+        let (stored, integrity) = try rows(database)
+        #expect(integrity == "ok")
+        #expect(Set(stored.keys) == Set(tree.audio + tree.broken), "the non-audio files are not taken; every audio file is")
+        for path in tree.audio {
+            #expect(stored[path]?["status"] as? String == "ok" && stored[path]?["result_json"] is String, "\(path): \(stored[path] ?? [:])")
+        }
+        for path in tree.broken {
+            #expect(stored[path]?["status"] as? String == "error" && stored[path]?["error_code"] as? Int == 65 && stored[path]?["error_message"] is String)
+        }
+        // EBU Tech 3341 case 1: -23.0 LUFS, ±0.1 LU.
+        for (path, lufs) in tree.knownLUFS {
+            let measured = try #require(stored[path]?["integrated_lufs"] as? Double)
+            #expect(abs(measured - lufs) <= 0.1, "\(path): \(measured) LUFS")
+        }
+        // The stored record is analyze's JSON for the file.
+        let probe = try #require(tree.audio.first)
+        let analyze = try signalpath("analyze", probe, "--format", "json")
+        let analyzeFile = try #require((try json(analyze)["files"] as? [[String: Any]])?.first)
+        let storedRecord = try #require(
+            try JSONSerialization.jsonObject(with: Data((stored[probe]?["result_json"] as? String ?? "").utf8)) as? [String: Any])
+        #expect(NSDictionary(dictionary: storedRecord).isEqual(to: analyzeFile), "scan stores analyze's record")
+
+        let second = try signalpath("scan", tree.root, "--db", database, "--format", "json")
+        let again = try summary(second)
+        #expect(again["analysed"] as? Int == 0 && again["unchanged"] as? Int == tree.audio.count && again["failed_before"] as? Int == tree.broken.count, "\(again)")
+        #expect(second.status == 65, "the stored failures still count")
+
+        let touched = tree.audio[3]
+        let before = try #require(stored[touched]?["analyzed_at"] as? String)
+        var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, touched, &times, 0) == 0)
+        let third = try summary(try signalpath("scan", tree.root, "--db", database, "--format", "json"))
+        #expect(third["analysed"] as? Int == 1 && third["unchanged"] as? Int == tree.audio.count - 1, "\(third)")
+        let after = try rows(database).rows[touched]
+        #expect(after?["mtime_ns"] as? Int == 1_700_000_000_000_000_000 && (after?["analyzed_at"] as? String ?? "") > before)
+    }
+
+    @Test("--content-hash equals sha256sum's; a renamed file is recognised, not analysed; --duplicates lists copies")
+    func contentHash() throws {
+        let scratch = ScratchDirectory("scan-hash")
+        let tree = try makeTree(scratch, seed: 11)
+        let database = scratch.file("r.db")
+        _ = try signalpath("scan", tree.root, "--db", database, "--content-hash", "--jobs", "2")
+        let sums = try run(try #require(which("sha256sum")), tree.audio)
+        try #require(sums.status == 0)
+        let expected = Dictionary(
+            uniqueKeysWithValues: sums.stdout.split(separator: "\n").map { line in
+                (String(line.dropFirst(66)), String(line.prefix(64)))
+            })
+        let stored = try rows(database).rows
+        for path in tree.audio { #expect(stored[path]?["content_sha256"] as? String == expected[path], "\(path)") }
+
+        let old = tree.audio[5], new = (old as NSString).deletingLastPathComponent + "/renamed take.wav"
+        #expect(rename(old, new) == 0)
+        let copy = (tree.audio[6] as NSString).deletingLastPathComponent + "/copy of take"
+        try FileManager.default.copyItem(atPath: tree.audio[6], toPath: copy + "." + (tree.audio[6] as NSString).pathExtension)
+        let rescan = try summary(try signalpath("scan", tree.root, "--db", database, "--content-hash", "--format", "json"))
+        #expect(rescan["recognised"] as? Int == 2 && rescan["analysed"] as? Int == 0, "\(rescan)")
+        let after = try rows(database).rows
+        #expect(after[old] == nil && after[new]?["status"] as? String == "ok", "the row moved with the file")
+        #expect(after[new]?["integrated_lufs"] as? Double == stored[old]?["integrated_lufs"] as? Double)
+        let duplicates = try json(try signalpath("scan", "--db", database, "--duplicates", "--format", "json"))
+        let groups = try #require(duplicates["groups"] as? [[String: Any]])
+        #expect(groups.count == 1 && (groups.first?["paths"] as? [String])?.count == 2 && groups.first?["content_sha256"] as? String == expected[tree.audio[6]])
+    }
+
+    @Test("kill -9 at seeded moments, then a resumed scan: the database always passes integrity_check and ends equal to an uninterrupted one")
+    func killAndResume() throws {
+        let scratch = ScratchDirectory("scan-kill")
+        let tree = try makeTree(scratch, seed: 13)
+        let reference = scratch.file("reference.db"), interrupted = scratch.file("interrupted.db")
+        _ = try signalpath("scan", tree.root, "--db", reference, "--jobs", "2")
+        var generator = SeededGenerator(seed: 2026)
+        var counts: [Int] = []
+        for _ in 0..<3 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: signalpath)
+            process.arguments = ["scan", tree.root, "--db", interrupted, "--jobs", "2"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32.random(in: 300_000...1_500_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let (stored, integrity) = try rows(interrupted)
+            #expect(integrity == "ok")
+            counts.append(stored.count)
+        }
+        #expect(counts == counts.sorted(), "each run adds to the last: \(counts)")
+        let resumed = try summary(try signalpath("scan", tree.root, "--db", interrupted, "--format", "json"))
+        #expect((resumed["unchanged"] as? Int ?? 0) + (resumed["analysed"] as? Int ?? 0) == tree.audio.count && (resumed["unchanged"] as? Int ?? 0) > 0, "\(resumed)")
+        try expectEqualRows(try rows(reference).rows, try rows(interrupted).rows)
+    }
+
+    @Test("SIGTERM finishes the files in flight and commits (exit 143); export runs while a scan writes")
+    func terminate() throws {
+        let scratch = ScratchDirectory("scan-term")
+        let tree = try makeTree(scratch, seed: 17)
+        let database = scratch.file("r.db")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: signalpath)
+        process.arguments = ["scan", tree.root, "--db", database, "--jobs", "1", "--format", "json"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait for the first committed rows, then read while the scan writes.
+        var exported = 0
+        for _ in 0..<200 where exported == 0 {
+            usleep(50_000)
+            let export = try signalpath("export", database)
+            if export.status == 0 { exported = export.stdout.split(separator: "\n").count }
+        }
+        #expect(exported > 0, "export read rows while the scan ran")
+        kill(process.processIdentifier, SIGTERM)
+        let summaryData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143)
+        let stopped = try #require(try JSONSerialization.jsonObject(with: summaryData) as? [String: Any])
+        #expect(stopped["interrupted_by_signal"] as? Int == 15, "\(stopped)")
+        let (stored, integrity) = try rows(database)
+        #expect(integrity == "ok" && stored.count == (stopped["analysed"] as! Int) + (stopped["failed"] as! Int) && stored.count < tree.audio.count)
+    }
+
+    @Test("four shards under GNU parallel, merged, equal the single run row for row; merge refuses other settings")
+    func shardsAndMerge() throws {
+        let scratch = ScratchDirectory("scan-shards")
+        let tree = try makeTree(scratch, seed: 19)
+        let single = scratch.file("single.db"), merged = scratch.file("all.db")
+        _ = try signalpath("scan", tree.root, "--db", single, "--jobs", "2")
+        let parallel = try #require(which("parallel"), "GNU parallel is missing: run `make setup`")
+        let shards = try run(
+            parallel, ["--will-cite", "-j4", signalpath, "scan", tree.root, "--db", scratch.file("shard-{}.db"), "--shard", "{}/4", "--jobs", "1", ":::", "1", "2", "3", "4"],
+            timeout: 300)
+        #expect(shards.status == 4, "parallel counts the shards that failed: each meets the loop: \(shards.stderr)")
+        var shardSizes: [Int] = []
+        for shard in 1...4 { shardSizes.append(try rows(scratch.file("shard-\(shard).db")).rows.count) }
+        #expect(shardSizes.allSatisfy { $0 > 0 } && shardSizes.reduce(0, +) == tree.audio.count + tree.broken.count, "\(shardSizes)")
+        let merge = try signalpath(["merge"] + (1...4).map { scratch.file("shard-\($0).db") } + ["--into", merged])
+        #expect(merge.status == 0, "\(merge.stderr)")
+        try expectEqualRows(try rows(single).rows, try rows(merged).rows)
+
+        let other = scratch.file("other.db")
+        _ = try signalpath("scan", tree.audio[0], "--db", other, "--rms-reference", "sine")
+        let refused = try signalpath("merge", other, "--into", merged)
+        #expect(refused.status == 65 && refused.stderr.contains("other settings") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        #expect(try signalpath("merge", other, "--into", merged, "--force").status == 0)
+    }
+
+    @Test("export: NDJSON that DuckDB loads (rows, a column's values, Parquet), CSV, --failed, --where")
+    func exportToDuckDB() throws {
+        let scratch = ScratchDirectory("scan-export")
+        let tree = try makeTree(scratch, seed: 23)
+        let database = scratch.file("r.db"), ndjson = scratch.file("all.ndjson")
+        _ = try signalpath("scan", tree.root, "--db", database, "--profile", "ebu-r128")
+        #expect(try signalpath("export", database, "--output", ndjson).status == 0)
+        let script = """
+            import duckdb, json, sys
+            rows = duckdb.sql(f"SELECT count(*) FROM read_json_auto('{sys.argv[1]}')").fetchall()[0][0]
+            known = duckdb.sql(f"SELECT path, integrated_lufs, passed, result.loudness.integrated_lufs FROM read_json_auto('{sys.argv[1]}') WHERE path LIKE '%tech3341%' ORDER BY path").fetchall()
+            failed = duckdb.sql(f"SELECT count(*) FROM read_json_auto('{sys.argv[1]}') WHERE status = 'error'").fetchall()[0][0]
+            duckdb.sql(f"COPY (SELECT * FROM read_json_auto('{sys.argv[1]}')) TO '{sys.argv[2]}' (FORMAT parquet)")
+            parquet = duckdb.sql(f"SELECT count(*) FROM '{sys.argv[2]}'").fetchall()[0][0]
+            print(json.dumps({"rows": rows, "known": known, "failed": failed, "parquet": parquet}))
+            """
+        let duck = try run(try #require(which("python3")), ["-c", script, ndjson, scratch.file("all.parquet")])
+        try #require(duck.status == 0, "DuckDB: \(duck.stderr)")
+        let facts = try #require(try JSONSerialization.jsonObject(with: duck.stdoutData) as? [String: Any])
+        #expect(facts["rows"] as? Int == tree.audio.count + tree.broken.count && facts["parquet"] as? Int == facts["rows"] as? Int)
+        #expect(facts["failed"] as? Int == tree.broken.count)
+        let known = try #require(facts["known"] as? [[Any]])
+        #expect(known.count == 2)
+        for row in known {
+            #expect(abs((row[1] as? Double ?? 0) + 23) <= 0.1 && row[2] as? Bool == true && abs((row[3] as? Double ?? 0) + 23) <= 0.1, "\(row)")
+        }
+        let failedCSV = try signalpath("export", database, "--failed", "--format", "csv")
+        let lines = failedCSV.stdout.split(separator: "\n")
+        #expect(lines.count == tree.broken.count + 1 && lines[0].hasPrefix("path,size_bytes,mtime_ns,content_sha256,status"))
+        let loud = try signalpath("export", database, "--where", "integrated_lufs > -23.5 AND integrated_lufs < -22.5")
+        #expect(loud.stdout.split(separator: "\n").count == 2, "\(loud.stdout)")
+        let bad = try signalpath("export", database, "--where", "no_such_column > 1")
+        #expect(bad.status == 64 && bad.stderr.split(separator: "\n").count == 1 && bad.stderr.contains("no such column"), "\(bad.stderr)")
+    }
+
+    @Test("--files-from with NUL separators, a listed file that vanished, a newer schema and a foreign database refused in one line")
+    func listsAndRefusals() throws {
+        let scratch = ScratchDirectory("scan-lists")
+        let tree = try makeTree(scratch, seed: 29)
+        let list = Data((Array(tree.audio.prefix(5)) + [scratch.file("gone.wav")]).joined(separator: "\0").utf8)
+        let database = scratch.file("r.db")
+        let listed = try signalpath(["scan", "--files-from", "-", "--null", "--db", database, "--format", "json"], input: list)
+        let counts = try json(listed)
+        #expect(counts["analysed"] as? Int == 5 && counts["vanished"] as? Int == 1 && listed.status == 0, "\(counts) \(listed.stderr)")
+        #expect(listed.stderr.contains("gone.wav: vanished"))
+        let python = try #require(which("python3"))
+        _ = try run(
+            python, ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE meta SET value='99' WHERE key='schema_version'\"); c.commit()", database])
+        let newer = try signalpath("scan", tree.audio[0], "--db", database)
+        #expect(newer.status == 65 && newer.stderr.contains("newer signalpath") && newer.stderr.split(separator: "\n").count == 1, "\(newer.stderr)")
+        let foreign = scratch.file("foreign.db")
+        _ = try run(python, ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE t (x)'); c.commit()", foreign])
+        let refused = try signalpath("export", foreign)
+        #expect(refused.status == 65 && refused.stderr.contains("not a signalpath scan database"), "\(refused.stderr)")
+        let uncreatable = try signalpath("scan", tree.audio[0], "--db", scratch.file("no/such/dir/r.db"))
+        #expect(uncreatable.status == 73, "\(uncreatable.stderr)")
+    }
+
+    /// Two databases hold the same rows: every column but `analyzed_at` equal.
+    func expectEqualRows(_ left: [String: [String: Any]], _ right: [String: [String: Any]], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(Set(left.keys) == Set(right.keys), sourceLocation: sourceLocation)
+        for (path, row) in left {
+            var a = row, b = right[path] ?? [:]
+            a["analyzed_at"] = nil
+            b["analyzed_at"] = nil
+            #expect(NSDictionary(dictionary: a).isEqual(to: b), "\(path)", sourceLocation: sourceLocation)
+        }
+    }
+}
