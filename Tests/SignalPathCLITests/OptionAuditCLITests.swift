@@ -31,7 +31,9 @@ struct OptionAuditCLITests {
         "--realtime": "pacing only (LiveCLITests)", "--no-realtime": "pacing only (LiveCLITests)",
         "--follow": "waits for a growing file (LiveCLITests)",
         "--input": "every record scenario reads standard input; without it record captures from a device",
-        "--force": "replaces an existing --output file: checked below and in ChartCLITests",
+        "--force": "replaces an existing --output file: checked below and in ChartCLITests; merge's: ScanCLITests",
+        "--db": "scan's database: every scan scenario names one",
+        "--into": "merge's database: every merge names one (ScanCLITests)",
     ]
 
     /// The options `command --help` lists.
@@ -311,6 +313,80 @@ struct OptionAuditCLITests {
                     if ["Missing value", "Unknown option", "Unexpected argument", "is invalid for"].contains(where: result.stderr.contains) {
                         problems.append("\(label): not parsed: \(result.stderr.prefix(200))")
                     }
+                } else if result.status == baseline.status && result.output == baseline.output {
+                    problems.append("\(label): accepted and changed nothing")
+                }
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// scan, export and merge write a database: an option's effect is in the rows, so each variant
+    /// scans into a fresh database and the outcome is the summary (without its time) and the
+    /// exported rows (without `analyzed_at`).
+    @Test("each option of scan, export and merge changes the stored rows, the summary or the export, or is refused")
+    func auditDatabaseCommands() throws {
+        let folder = scratch.file("scan-audit")
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Short files at 8 kHz: the debug build's time is per file, and there are ~25 scans.
+        let builder = PCMFileBuilder(container: .wav, encoding: .signed16, channels: 1, sampleRate: 8000)
+        for (index, name) in ["a-tone.wav", "b-tone.wav", "c-noise.wav"].enumerated() {
+            let samples =
+                index < 2 ? sine(500 * Double(index + 1), dbfs: -6 - Double(index) * 10, seconds: 0.5, sampleRate: 8000) : Signals.noise(count: 4000, amplitude: 0.99, seed: 5)
+            try Data(builder.file(samples: samples)).write(to: URL(fileURLWithPath: folder + "/" + name))
+        }
+        try Data("not audio".utf8).write(to: URL(fileURLWithPath: folder + "/broken.wav"))
+        let list = scratch.file("scan-audit.list"), listed = scratch.file("listed.wav")
+        try Data(builder.file(samples: sine(1000, dbfs: -3, seconds: 0.5, sampleRate: 8000))).write(to: URL(fileURLWithPath: listed))
+        try Data(listed.utf8).write(to: URL(fileURLWithPath: list))
+        let stamp = try NSRegularExpression(pattern: "\"(analyzed_at|seconds)\": ?\"?[0-9.:TZ-]*\"?")
+        func normalised(_ data: Data) -> String {
+            let text = String(decoding: data, as: UTF8.self)
+            return stamp.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "")
+        }
+        var runs = 0
+        func scan(_ arguments: [String]) throws -> (status: Int32, output: String, stderr: String) {
+            runs += 1
+            let database = scratch.file("audit-\(runs).db")
+            let result = try signalpath(["scan", folder, "--db", database, "--format", "json"] + arguments)
+            let export = try signalpath("export", database)
+            return (result.status, normalised(result.stdoutData) + normalised(export.stdoutData), result.stderr)
+        }
+        let exported = scratch.file("audit-export.db")
+        _ = try signalpath("scan", folder, "--db", exported)
+        func export(_ arguments: [String]) throws -> (status: Int32, output: String, stderr: String) {
+            let result = try signalpath(["export", exported] + arguments)
+            return (result.status, normalised(result.stdoutData), result.stderr)
+        }
+        let out = scratch.file("audit-out")
+        let cases: [(command: String, run: ([String]) throws -> (status: Int32, output: String, stderr: String), variants: [Variant])] = [
+            (
+                "scan", scan,
+                [
+                    Variant("--include", "b*"), Variant("--exclude", "a*"), Variant("--files-from", list), Variant("--null"),
+                    Variant("--shard", "2/2"), Variant("--duplicates"), Variant("--profile", "ebu-r128"), Variant("--events"),
+                    Variant("--content-hash"), Variant("--rms-reference", "sine"), Variant("--silence-threshold", "-30"),
+                    Variant("--clip-run", "1"), Variant("--tones", "1"), Variant("--harmonics", "3"), Variant("--fft-size", "1024"),
+                    Variant("--window", "hann"), Variant("--a4", "432"), Variant("--true-peak", "accurate"), Variant("--format", "text"),
+                    Variant("--output", out + ".json"),
+                ]
+            ),
+            ("export", export, [Variant("--failed"), Variant("--where", "integrated_lufs > -10"), Variant("--format", "csv"), Variant("--output", out + ".csv")]),
+            ("merge", { _ in (0, "", "") }, []),
+        ]
+        var problems: [String] = []
+        for (command, run, variants) in cases {
+            let covered = Set(variants.map(\.option)).union(Self.exempt.keys).union(["--help"])
+            let missing = try listedOptions(command).subtracting(covered)
+            #expect(missing.isEmpty, "\(command): options without an audit case: \(missing.sorted())")
+            let baseline = try run([])
+            for variant in variants {
+                try? FileManager.default.removeItem(atPath: out + ".json")
+                let result = try run(variant.arguments)
+                let label = "\(command) + \(variant.arguments.joined(separator: " "))"
+                if result.status == 64 {
+                    if !result.stderr.contains(variant.option) { problems.append("\(label): refused without naming \(variant.option): \(result.stderr.prefix(200))") }
                 } else if result.status == baseline.status && result.output == baseline.output {
                     problems.append("\(label): accepted and changed nothing")
                 }

@@ -222,4 +222,25 @@ struct OptionParsingTests {
         #expect(throws: (any Error).self) { try Analyze.parse(["a.wav", "--output", "{stem}.txt"]) }
         #expect(throws: (any Error).self) { try Info.parse(["a.wav", "--output", "{stem}.json"]) }
     }
+
+    @Test("scan's shard: K/N with 1 <= K <= N; the split is FNV-1a of the path, the published test vectors")
+    func shards() throws {
+        #expect(try OptionValue.shard("3/8") == ShardSelector(index: 3, count: 8) && OptionValue.shard("1/1") == ShardSelector(index: 1, count: 1))
+        for bad in ["0/4", "5/4", "4", "1/0", "-1/4", "a/b", "1/4/2", "", "1/100001"] { #expect(refusal(OptionValue.shard, bad) != nil, "\(bad)") }
+        // FNV-1a 64-bit of "" and "a" (the algorithm's published vectors).
+        #expect(ShardSelector.stableHash("") == 0xcbf2_9ce4_8422_2325 && ShardSelector.stableHash("a") == 0xaf63_dc4c_8601_ec8c)
+        // Every path falls in exactly one shard, and shards are near equal for 4 000 paths.
+        var sizes = [Int](repeating: 0, count: 4)
+        for index in 0..<4000 {
+            let path = "/archive/disk \(index % 7)/take \(index).wav"
+            let owners = (1...4).filter { ShardSelector(index: $0, count: 4)!.contains(path) }
+            #expect(owners.count == 1)
+            sizes[owners[0] - 1] += 1
+        }
+        #expect(sizes.allSatisfy { abs($0 - 1000) < 100 }, "\(sizes)")
+        #expect(throws: (any Error).self) { try Scan.parse(["--db", "r.db"]) }
+        #expect(throws: (any Error).self) { try Scan.parse(["x", "--db", "r.db", "--null"]) }
+        #expect(throws: (any Error).self) { try Scan.parse(["x", "--db", "r.db", "--duplicates"]) }
+        #expect(try Scan.parse(["--db", "r.db", "--duplicates"]).duplicates)
+    }
 }
