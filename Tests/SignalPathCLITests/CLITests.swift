@@ -40,7 +40,7 @@ struct CLITests {
 
     @Test(
         "every command's examples survive copy and paste on an 80-column terminal: none is reflowed, and each runs as a shell command",
-        arguments: ["info", "analyze", "loudness", "check", "events", "spectrum", "spectrogram", "waveform", "replay", "record"])
+        arguments: ["info", "analyze", "loudness", "check", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "replay", "record"])
     func examplesSurviveCopyAndPaste(command: String) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"

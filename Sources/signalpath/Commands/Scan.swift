@@ -23,7 +23,8 @@ struct Scan: AsyncParsableCommand, DataCommand {
             Examples:
               signalpath scan ~/Music --db music.db
               signalpath scan /archive --db qc.db --profile ebu-r128 --events
-              find /data -name '*.wav' -print0 | signalpath scan --files-from - --null --db w.db
+              find /data -name '*.wav' -print0 \\
+                | signalpath scan --files-from - --null --db w.db
               signalpath scan /archive --db part3.db --shard 3/8
               signalpath scan /archive --db music.db --content-hash
               signalpath scan --db music.db --duplicates
