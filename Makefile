@@ -18,7 +18,7 @@ BENCH_APT_PACKAGES := hyperfine time
 # Run apt-get as root, or through sudo when there is one.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build test lint format check-layers demo install man clean samples bench bench-setup bench-data fuzz sanitize help docs-images
+.PHONY: test-slurm setup build test lint format check-layers demo install man clean samples bench bench-setup bench-data fuzz sanitize help docs-images
 
 help:
 	@echo "make demo     build and run signalpath on the bundled samples"
@@ -28,6 +28,7 @@ help:
 	@echo "make format   reformat the sources in place"
 	@echo "make install  install into PREFIX=$(PREFIX), with man pages and shell completions"
 	@echo "make man      the man pages, one per command, in .build/man"
+	@echo "make test-slurm  scan's Slurm array recipe on a one-node cluster started here (root; not part of make test)"
 	@echo "make bench    benchmarks against sox, ffmpeg and scipy; writes BENCHMARKS.md (not part of make test)"
 	@echo "make fuzz     libFuzzer over every command's pipeline, the FFmpeg backend and the option parsers (FUZZ_SECONDS each, default 300)"
 	@echo "make sanitize the test suite under AddressSanitizer and ThreadSanitizer"
@@ -75,6 +76,15 @@ test: setup lint
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory man MAN_CONFIG=debug
 	$(SWIFT) test --skip-build
+
+# scan's Slurm recipe (docs/SCAN.md) on a real cluster: slurmctld and slurmd started on this machine
+# with munge (needs root: slurmd runs the jobs), a generated archive scanned by an array of 4 tasks
+# and merged by a dependent job, compared row for row with one scan. Not in `make test`: CI may
+# lack root, and starting daemons is not a unit test's business.
+SLURM_PACKAGES := slurm-wlm munge
+test-slurm: build
+	$(call apt_install,$(SLURM_PACKAGES))
+	scripts/slurm/test.sh $(RELEASE) .build/slurm-test
 
 demo: build
 	@echo "\$$ signalpath info Samples/chord-a-major-44k1-stereo.ogg"
