@@ -92,7 +92,8 @@ def run(signalpath, data):
     ]
 
     # Re-scan of 10 000 unchanged entries.
-    short = os.path.abspath(os.path.join(archive, "disc-00", "track-001.wav"))
+    disc = os.path.join(archive, "disc-00")
+    short = os.path.abspath(os.path.join(disc, min(name for name in os.listdir(disc) if name.endswith(".wav"))))
     links10k = os.path.join(data, "scan-links-10k")
     make_links(links10k, 10_000, short)
     rescan_db = os.path.join(work, "links.db")

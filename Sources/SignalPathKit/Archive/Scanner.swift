@@ -278,12 +278,13 @@ public struct Scanner: Sendable {
         }
     }
 
-    /// A stored record's JSON with its `path` member naming the file it now describes.
+    /// A stored record's JSON with its `path` member naming the file it now describes: the record
+    /// is analyze's object, which `path` opens (`{"path":…`).
     private static func replacingPath(in json: String, from old: String, to new: String) -> String {
-        let oldMember = JSONValue.object([.init("path", .string(old))]).serialized().dropFirst().dropLast()
-        let newMember = JSONValue.object([.init("path", .string(new))]).serialized().dropFirst().dropLast()
-        guard let range = json.range(of: oldMember) else { return json }
-        return json.replacingCharacters(in: range, with: newMember)
+        let oldOpening = JSONValue.object([.init("path", .string(old))]).serialized().dropLast()
+        let newOpening = JSONValue.object([.init("path", .string(new))]).serialized().dropLast()
+        guard json.hasPrefix(oldOpening) else { return json }
+        return String(newOpening + json.dropFirst(oldOpening.count))
     }
 
     /// Now, as ISO 8601 UTC with microseconds: sorts as text, which `merge` relies on.
