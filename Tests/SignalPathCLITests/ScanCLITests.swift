@@ -100,25 +100,48 @@ struct ScanCLITests {
         #expect(after?["mtime_ns"] as? Int == 1_700_000_000_000_000_000 && (after?["analyzed_at"] as? String ?? "") > before)
     }
 
-    @Test("--content-hash equals sha256sum's; a renamed file is recognised, not analysed; --duplicates lists copies")
+    @Test("a file deleted mid-scan is reported and skipped; --content-hash equals sha256sum's; a renamed file is recognised, not analysed; --duplicates lists copies")
     func contentHash() throws {
         let scratch = ScratchDirectory("scan-hash")
         let tree = try makeTree(scratch, seed: 11)
         let database = scratch.file("r.db")
-        _ = try signalpath("scan", tree.root, "--db", database, "--content-hash", "--jobs", "2")
-        let sums = try run(try #require(which("sha256sum")), tree.audio)
+        // A file deleted while the scan runs (the last in walk order, once the first rows are in):
+        // reported as vanished, no row, and the scan goes on.
+        let deleted = try #require(tree.audio.sorted().last)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: signalpath)
+        process.arguments = ["scan", tree.root, "--db", database, "--content-hash", "--jobs", "1", "--format", "json"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var started = false
+        for _ in 0..<400 where !started {
+            usleep(25_000)
+            started = (try? rows(database).rows.isEmpty == false) ?? false
+        }
+        #expect(started && unlink(deleted) == 0)
+        let summaryData = out.fileHandleForReading.readDataToEndOfFile()
+        let messages = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let first = try #require(try JSONSerialization.jsonObject(with: summaryData) as? [String: Any])
+        #expect(first["vanished"] as? Int == 1 && first["analysed"] as? Int == tree.audio.count - 1, "\(first)")
+        #expect(messages.contains("signalpath: \(deleted): vanished before it was read; skipped"), "\(messages)")
+        let audio = tree.audio.filter { $0 != deleted }
+        let sums = try run(try #require(which("sha256sum")), audio)
         try #require(sums.status == 0)
         let expected = Dictionary(
             uniqueKeysWithValues: sums.stdout.split(separator: "\n").map { line in
                 (String(line.dropFirst(66)), String(line.prefix(64)))
             })
         let stored = try rows(database).rows
-        for path in tree.audio { #expect(stored[path]?["content_sha256"] as? String == expected[path], "\(path)") }
+        #expect(stored[deleted] == nil)
+        for path in audio { #expect(stored[path]?["content_sha256"] as? String == expected[path], "\(path)") }
 
-        let old = tree.audio[5], new = (old as NSString).deletingLastPathComponent + "/renamed take.wav"
+        let old = audio[5], new = (old as NSString).deletingLastPathComponent + "/renamed take.wav"
         #expect(rename(old, new) == 0)
-        let copy = (tree.audio[6] as NSString).deletingLastPathComponent + "/copy of take"
-        try FileManager.default.copyItem(atPath: tree.audio[6], toPath: copy + "." + (tree.audio[6] as NSString).pathExtension)
+        let copy = (audio[6] as NSString).deletingLastPathComponent + "/copy of take"
+        try FileManager.default.copyItem(atPath: audio[6], toPath: copy + "." + (audio[6] as NSString).pathExtension)
         let rescan = try summary(try signalpath("scan", tree.root, "--db", database, "--content-hash", "--format", "json"))
         #expect(rescan["recognised"] as? Int == 2 && rescan["analysed"] as? Int == 0, "\(rescan)")
         let after = try rows(database).rows
@@ -126,7 +149,7 @@ struct ScanCLITests {
         #expect(after[new]?["integrated_lufs"] as? Double == stored[old]?["integrated_lufs"] as? Double)
         let duplicates = try json(try signalpath("scan", "--db", database, "--duplicates", "--format", "json"))
         let groups = try #require(duplicates["groups"] as? [[String: Any]])
-        #expect(groups.count == 1 && (groups.first?["paths"] as? [String])?.count == 2 && groups.first?["content_sha256"] as? String == expected[tree.audio[6]])
+        #expect(groups.count == 1 && (groups.first?["paths"] as? [String])?.count == 2 && groups.first?["content_sha256"] as? String == expected[audio[6]])
     }
 
     @Test("kill -9 at seeded moments, then a resumed scan: the database always passes integrity_check and ends equal to an uninterrupted one")
