@@ -142,6 +142,13 @@ public enum ScanPath {
     /// `path` made absolute from the working directory and normalised by its text (`.`, `..` and
     /// repeated slashes removed; symbolic links kept as named, so a link's own path is the row).
     public static func absolute(_ path: String) -> String {
+        // Already absolute and normal (lists from `find /archive`): the same string, whose storage
+        // is shared rather than copied — a 100 000-entry list otherwise held every path twice.
+        if path.hasPrefix("/") && !path.hasSuffix("/") && !path.hasSuffix("/.") && !path.hasSuffix("/..") && !path.contains("//")
+            && !path.contains("/./") && !path.contains("/../")
+        {
+            return path
+        }
         var full = path
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
