@@ -62,6 +62,7 @@ struct ScanCLITests {
         let counts = try summary(first)
         #expect(counts["analysed"] as? Int == tree.audio.count && counts["failed"] as? Int == tree.broken.count && counts["unreachable"] as? Int == 1, "\(counts)")
         #expect(first.stderr.contains("\(tree.loop): symbolic link loop"), "\(first.stderr)")
+        #expect(!first.stderr.contains("files/s") && !first.stderr.contains("\u{1B}["), "no progress line when standard error is not a terminal")
         for path in tree.broken { #expect(first.stderr.contains("signalpath: \(path): "), "no line for \(path)") }
         let (stored, integrity) = try rows(database)
         #expect(integrity == "ok")
@@ -208,6 +209,28 @@ struct ScanCLITests {
         #expect(stopped["interrupted_by_signal"] as? Int == 15, "\(stopped)")
         let (stored, integrity) = try rows(database)
         #expect(integrity == "ok" && stored.count == (stopped["analysed"] as! Int) + (stopped["failed"] as! Int) && stored.count < tree.audio.count)
+    }
+
+    @Test("on a terminal: a progress line with files, rates and ETA on standard error; Ctrl-C (SIGINT) finishes the file in flight, commits and exits 130")
+    func progressAndInterrupt() throws {
+        let scratch = ScratchDirectory("scan-pty")
+        let tree = try makeTree(scratch, seed: 37)
+        let database = scratch.file("r.db")
+        // The progress line appears once the scan has run 1 s; SIGINT comes at 2.5 s (× the
+        // sanitizers' slowdown), before the 60 files are done.
+        let plan = #"[[\#(2.2 * timeoutScale),null,"running"],[\#(2.5 * timeoutScale),"SIGINT",null]]"#
+        let result = try run(
+            try #require(which("python3")),
+            [repositoryRoot + "/Tests/Reference/pty_drive.py", "200", "12", plan, "--", signalpath, "scan", tree.root, "--db", database, "--jobs", "1"],
+            timeout: 60)
+        let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(result.stderr)")
+        let running = try #require((report["snapshots"] as? [String: [String]])?["running"]).joined(separator: "\n")
+        #expect(running.range(of: #"scan  \d+/\d+ files  [0-9.]+ MB/s  [0-9.]+ files/s(  \d+ failed)?  ETA "#, options: .regularExpression) != nil, "\(running)")
+        #expect(report["status"] as? Int == 130)
+        let end = try #require(report["raw_tail"] as? String)
+        #expect(end.contains("stopped by signal 2: the files in flight were finished and committed"), "\(end)")
+        let (stored, integrity) = try rows(database)
+        #expect(integrity == "ok" && !stored.isEmpty && stored.count < tree.audio.count)
     }
 
     @Test("four shards under GNU parallel, merged, equal the single run row for row; merge refuses other settings")
