@@ -10,7 +10,7 @@ import SignalPathTestSupport
 struct ScanCLITests {
     /// Files in the generated tree (the suite runs the debug build, ~0.1 s of CPU a file; the bench
     /// scans 500 with the release build).
-    static let fileCount = 60
+    static let fileCount = 40
 
     struct Tree: @unchecked Sendable {
         let root: String
@@ -52,12 +52,14 @@ struct ScanCLITests {
         try json(result)
     }
 
-    @Test("first scan: a row per audio file, failures as error rows, loop reported; a second scan reads nothing; a touched file is read again")
+    @Test(
+        "first scan: a row per audio file, failures as error rows, loop reported; export into DuckDB; a second scan reads nothing; a touched file is read again"
+    )
     func scanRescanTouch() throws {
         let scratch = ScratchDirectory("scan-first")
         let tree = try makeTree(scratch)
         let database = scratch.file("r.db")
-        let first = try signalpath("scan", tree.root, "--db", database, "--format", "json")
+        let first = try signalpath("scan", tree.root, "--db", database, "--profile", "ebu-r128", "--format", "json")
         #expect(first.status == 65, "a broken file and a link loop: exit 65\n\(first.stderr)")
         let counts = try summary(first)
         #expect(counts["analysed"] as? Int == tree.audio.count && counts["failed"] as? Int == tree.broken.count && counts["unreachable"] as? Int == 1, "\(counts)")
@@ -82,11 +84,44 @@ struct ScanCLITests {
         let probe = try #require(tree.audio.first)
         let analyze = try signalpath("analyze", probe, "--format", "json")
         let analyzeFile = try #require((try json(analyze)["files"] as? [[String: Any]])?.first)
-        let storedRecord = try #require(
+        var storedRecord = try #require(
             try JSONSerialization.jsonObject(with: Data((stored[probe]?["result_json"] as? String ?? "").utf8)) as? [String: Any])
-        #expect(NSDictionary(dictionary: storedRecord).isEqual(to: analyzeFile), "scan stores analyze's record")
+        #expect((storedRecord["check"] as? [String: Any])?["profile"] as? String == "ebu-r128")
+        storedRecord["check"] = nil
+        #expect(NSDictionary(dictionary: storedRecord).isEqual(to: analyzeFile), "scan stores analyze's record, and check's verdict beside it")
 
-        let second = try signalpath("scan", tree.root, "--db", database, "--format", "json")
+        // Export: NDJSON that DuckDB loads (rows, a column's values, Parquet), CSV, --failed, --where.
+        let ndjson = scratch.file("all.ndjson")
+        #expect(try signalpath("export", database, "--output", ndjson).status == 0)
+        let script = """
+            import duckdb, json, sys
+            rows = duckdb.sql(f"SELECT count(*) FROM read_json_auto('{sys.argv[1]}')").fetchall()[0][0]
+            known = duckdb.sql(f"SELECT path, integrated_lufs, passed, result.loudness.integrated_lufs FROM read_json_auto('{sys.argv[1]}') WHERE path LIKE '%tech3341%' ORDER BY path").fetchall()
+            failed = duckdb.sql(f"SELECT count(*) FROM read_json_auto('{sys.argv[1]}') WHERE status = 'error'").fetchall()[0][0]
+            duckdb.sql(f"COPY (SELECT * FROM read_json_auto('{sys.argv[1]}')) TO '{sys.argv[2]}' (FORMAT parquet)")
+            parquet = duckdb.sql(f"SELECT count(*) FROM '{sys.argv[2]}'").fetchall()[0][0]
+            print(json.dumps({"rows": rows, "known": known, "failed": failed, "parquet": parquet}))
+            """
+        let duck = try run(try #require(which("python3")), ["-c", script, ndjson, scratch.file("all.parquet")])
+        try #require(duck.status == 0, "DuckDB: \(duck.stderr)")
+        let facts = try #require(try JSONSerialization.jsonObject(with: duck.stdoutData) as? [String: Any])
+        #expect(facts["rows"] as? Int == tree.audio.count + tree.broken.count && facts["parquet"] as? Int == facts["rows"] as? Int)
+        #expect(facts["failed"] as? Int == tree.broken.count)
+        let known = try #require(facts["known"] as? [[Any]])
+        #expect(known.count == 2)
+        for row in known {
+            #expect(abs((row[1] as? Double ?? 0) + 23) <= 0.1 && row[2] as? Bool == true && abs((row[3] as? Double ?? 0) + 23) <= 0.1, "\(row)")
+        }
+        let failedCSV = try signalpath("export", database, "--failed", "--format", "csv")
+        let lines = failedCSV.stdout.split(separator: "\n")
+        #expect(lines.count == tree.broken.count + 1 && lines[0].hasPrefix("path,size_bytes,mtime_ns,content_sha256,status"))
+        let loud = try signalpath("export", database, "--where", "integrated_lufs > -23.5 AND integrated_lufs < -22.5")
+        let inRange = stored.values.filter { (($0["integrated_lufs"] as? Double) ?? 0) > -23.5 && (($0["integrated_lufs"] as? Double) ?? 0) < -22.5 }
+        #expect(loud.stdout.split(separator: "\n").count == inRange.count && inRange.count >= 2, "\(loud.stdout)")
+        let bad = try signalpath("export", database, "--where", "no_such_column > 1")
+        #expect(bad.status == 64 && bad.stderr.split(separator: "\n").count == 1 && bad.stderr.contains("no such column"), "\(bad.stderr)")
+
+        let second = try signalpath("scan", tree.root, "--db", database, "--profile", "ebu-r128", "--format", "json")
         let again = try summary(second)
         #expect(again["analysed"] as? Int == 0 && again["unchanged"] as? Int == tree.audio.count && again["failed_before"] as? Int == tree.broken.count, "\(again)")
         #expect(second.status == 65, "the stored failures still count")
@@ -95,7 +130,7 @@ struct ScanCLITests {
         let before = try #require(stored[touched]?["analyzed_at"] as? String)
         var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, touched, &times, 0) == 0)
-        let third = try summary(try signalpath("scan", tree.root, "--db", database, "--format", "json"))
+        let third = try summary(try signalpath("scan", tree.root, "--db", database, "--profile", "ebu-r128", "--format", "json"))
         #expect(third["analysed"] as? Int == 1 && third["unchanged"] as? Int == tree.audio.count - 1, "\(third)")
         let after = try rows(database).rows[touched]
         #expect(after?["mtime_ns"] as? Int == 1_700_000_000_000_000_000 && (after?["analyzed_at"] as? String ?? "") > before)
@@ -153,7 +188,9 @@ struct ScanCLITests {
         #expect(groups.count == 1 && (groups.first?["paths"] as? [String])?.count == 2 && groups.first?["content_sha256"] as? String == expected[audio[6]])
     }
 
-    @Test("kill -9 at seeded moments, then a resumed scan: the database always passes integrity_check and ends equal to an uninterrupted one")
+    @Test(
+        "kill -9 at seeded moments then a resumed scan, and four shards under GNU parallel merged: each equals the uninterrupted single run row for row; merge refuses other settings"
+    )
     func killAndResume() throws {
         let scratch = ScratchDirectory("scan-kill")
         let tree = try makeTree(scratch, seed: 13)
@@ -179,6 +216,26 @@ struct ScanCLITests {
         let resumed = try summary(try signalpath("scan", tree.root, "--db", interrupted, "--format", "json"))
         #expect((resumed["unchanged"] as? Int ?? 0) + (resumed["analysed"] as? Int ?? 0) == tree.audio.count && (resumed["unchanged"] as? Int ?? 0) > 0, "\(resumed)")
         try expectEqualRows(try rows(reference).rows, try rows(interrupted).rows)
+
+        // Four shards at once under GNU parallel, merged: the same rows again.
+        let merged = scratch.file("all.db")
+        let parallel = try #require(which("parallel"), "GNU parallel is missing: run `make setup`")
+        let shards = try run(
+            parallel, ["--will-cite", "-j4", signalpath, "scan", tree.root, "--db", scratch.file("shard-{}.db"), "--shard", "{}/4", "--jobs", "1", ":::", "1", "2", "3", "4"],
+            timeout: 300)
+        #expect(shards.status == 4, "parallel counts the shards that failed: each meets the loop: \(shards.stderr)")
+        var shardSizes: [Int] = []
+        for shard in 1...4 { shardSizes.append(try rows(scratch.file("shard-\(shard).db")).rows.count) }
+        #expect(shardSizes.allSatisfy { $0 > 0 } && shardSizes.reduce(0, +) == tree.audio.count + tree.broken.count, "\(shardSizes)")
+        let merge = try signalpath(["merge"] + (1...4).map { scratch.file("shard-\($0).db") } + ["--into", merged])
+        #expect(merge.status == 0, "\(merge.stderr)")
+        try expectEqualRows(try rows(reference).rows, try rows(merged).rows)
+
+        let other = scratch.file("other.db")
+        _ = try signalpath("scan", tree.audio[0], "--db", other, "--rms-reference", "sine")
+        let refused = try signalpath("merge", other, "--into", merged)
+        #expect(refused.status == 65 && refused.stderr.contains("other settings") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        #expect(try signalpath("merge", other, "--into", merged, "--force").status == 0)
     }
 
     @Test("SIGTERM finishes the files in flight and commits (exit 143); export runs while a scan writes")
@@ -231,66 +288,6 @@ struct ScanCLITests {
         #expect(end.contains("stopped by signal 2: the files in flight were finished and committed"), "\(end)")
         let (stored, integrity) = try rows(database)
         #expect(integrity == "ok" && !stored.isEmpty && stored.count < tree.audio.count)
-    }
-
-    @Test("four shards under GNU parallel, merged, equal the single run row for row; merge refuses other settings")
-    func shardsAndMerge() throws {
-        let scratch = ScratchDirectory("scan-shards")
-        let tree = try makeTree(scratch, seed: 19)
-        let single = scratch.file("single.db"), merged = scratch.file("all.db")
-        _ = try signalpath("scan", tree.root, "--db", single, "--jobs", "2")
-        let parallel = try #require(which("parallel"), "GNU parallel is missing: run `make setup`")
-        let shards = try run(
-            parallel, ["--will-cite", "-j4", signalpath, "scan", tree.root, "--db", scratch.file("shard-{}.db"), "--shard", "{}/4", "--jobs", "1", ":::", "1", "2", "3", "4"],
-            timeout: 300)
-        #expect(shards.status == 4, "parallel counts the shards that failed: each meets the loop: \(shards.stderr)")
-        var shardSizes: [Int] = []
-        for shard in 1...4 { shardSizes.append(try rows(scratch.file("shard-\(shard).db")).rows.count) }
-        #expect(shardSizes.allSatisfy { $0 > 0 } && shardSizes.reduce(0, +) == tree.audio.count + tree.broken.count, "\(shardSizes)")
-        let merge = try signalpath(["merge"] + (1...4).map { scratch.file("shard-\($0).db") } + ["--into", merged])
-        #expect(merge.status == 0, "\(merge.stderr)")
-        try expectEqualRows(try rows(single).rows, try rows(merged).rows)
-
-        let other = scratch.file("other.db")
-        _ = try signalpath("scan", tree.audio[0], "--db", other, "--rms-reference", "sine")
-        let refused = try signalpath("merge", other, "--into", merged)
-        #expect(refused.status == 65 && refused.stderr.contains("other settings") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
-        #expect(try signalpath("merge", other, "--into", merged, "--force").status == 0)
-    }
-
-    @Test("export: NDJSON that DuckDB loads (rows, a column's values, Parquet), CSV, --failed, --where")
-    func exportToDuckDB() throws {
-        let scratch = ScratchDirectory("scan-export")
-        let tree = try makeTree(scratch, seed: 23)
-        let database = scratch.file("r.db"), ndjson = scratch.file("all.ndjson")
-        _ = try signalpath("scan", tree.root, "--db", database, "--profile", "ebu-r128")
-        #expect(try signalpath("export", database, "--output", ndjson).status == 0)
-        let script = """
-            import duckdb, json, sys
-            rows = duckdb.sql(f"SELECT count(*) FROM read_json_auto('{sys.argv[1]}')").fetchall()[0][0]
-            known = duckdb.sql(f"SELECT path, integrated_lufs, passed, result.loudness.integrated_lufs FROM read_json_auto('{sys.argv[1]}') WHERE path LIKE '%tech3341%' ORDER BY path").fetchall()
-            failed = duckdb.sql(f"SELECT count(*) FROM read_json_auto('{sys.argv[1]}') WHERE status = 'error'").fetchall()[0][0]
-            duckdb.sql(f"COPY (SELECT * FROM read_json_auto('{sys.argv[1]}')) TO '{sys.argv[2]}' (FORMAT parquet)")
-            parquet = duckdb.sql(f"SELECT count(*) FROM '{sys.argv[2]}'").fetchall()[0][0]
-            print(json.dumps({"rows": rows, "known": known, "failed": failed, "parquet": parquet}))
-            """
-        let duck = try run(try #require(which("python3")), ["-c", script, ndjson, scratch.file("all.parquet")])
-        try #require(duck.status == 0, "DuckDB: \(duck.stderr)")
-        let facts = try #require(try JSONSerialization.jsonObject(with: duck.stdoutData) as? [String: Any])
-        #expect(facts["rows"] as? Int == tree.audio.count + tree.broken.count && facts["parquet"] as? Int == facts["rows"] as? Int)
-        #expect(facts["failed"] as? Int == tree.broken.count)
-        let known = try #require(facts["known"] as? [[Any]])
-        #expect(known.count == 2)
-        for row in known {
-            #expect(abs((row[1] as? Double ?? 0) + 23) <= 0.1 && row[2] as? Bool == true && abs((row[3] as? Double ?? 0) + 23) <= 0.1, "\(row)")
-        }
-        let failedCSV = try signalpath("export", database, "--failed", "--format", "csv")
-        let lines = failedCSV.stdout.split(separator: "\n")
-        #expect(lines.count == tree.broken.count + 1 && lines[0].hasPrefix("path,size_bytes,mtime_ns,content_sha256,status"))
-        let loud = try signalpath("export", database, "--where", "integrated_lufs > -23.5 AND integrated_lufs < -22.5")
-        #expect(loud.stdout.split(separator: "\n").count == 2, "\(loud.stdout)")
-        let bad = try signalpath("export", database, "--where", "no_such_column > 1")
-        #expect(bad.status == 64 && bad.stderr.split(separator: "\n").count == 1 && bad.stderr.contains("no such column"), "\(bad.stderr)")
     }
 
     @Test("--files-from with NUL separators, a listed file that vanished, a newer schema and a foreign database refused in one line")
