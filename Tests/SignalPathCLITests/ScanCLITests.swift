@@ -201,18 +201,19 @@ struct ScanCLITests {
         for _ in 0..<3 {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: signalpath)
-            process.arguments = ["scan", tree.root, "--db", interrupted, "--jobs", "2"]
+            process.arguments = ["scan", tree.root, "--db", interrupted, "--jobs", "1"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            usleep(UInt32.random(in: 300_000...1_500_000, using: &generator))
+            // Early enough that the first kill lands mid-scan in the optimised test build too.
+            usleep(UInt32.random(in: 30_000...400_000, using: &generator))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let (stored, integrity) = try rows(interrupted)
             #expect(integrity == "ok")
             counts.append(stored.count)
         }
-        #expect(counts == counts.sorted(), "each run adds to the last: \(counts)")
+        #expect(counts == counts.sorted() && counts[0] < tree.audio.count + tree.broken.count, "each run adds to the last: \(counts)")
         let resumed = try summary(try signalpath("scan", tree.root, "--db", interrupted, "--format", "json"))
         #expect((resumed["unchanged"] as? Int ?? 0) + (resumed["analysed"] as? Int ?? 0) == tree.audio.count && (resumed["unchanged"] as? Int ?? 0) > 0, "\(resumed)")
         try expectEqualRows(try rows(reference).rows, try rows(interrupted).rows)
@@ -242,44 +243,62 @@ struct ScanCLITests {
     func terminate() throws {
         let scratch = ScratchDirectory("scan-term")
         let tree = try makeTree(scratch, seed: 17)
-        let database = scratch.file("r.db")
+        let database = scratch.file("r.db"), fifo = scratch.file("live.wav")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // One file at a time: the files under a/, then the named pipe, which the writer holds open
+        // for 3 s (so the scan has it in flight, deterministically), then the rest of the tree.
+        let inA = (tree.audio + tree.broken).filter { $0.hasPrefix(tree.root + "/a/") }
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: try #require(which("python3")))
+        writer.arguments = [repositoryRoot + "/Tests/Reference/slow_fifo.py", fifo, "3"]
+        try writer.run()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: signalpath)
-        process.arguments = ["scan", tree.root, "--db", database, "--jobs", "1", "--format", "json"]
+        process.arguments = ["scan", tree.root + "/a", fifo, tree.root, "--db", database, "--jobs", "1", "--format", "json"]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Wait for the first committed rows, then read while the scan writes.
+        // Read while the scan writes: wait until a/'s rows are committed (the pipe is then in flight).
         var exported = 0
-        for _ in 0..<200 where exported == 0 {
-            usleep(50_000)
+        for _ in 0..<400 where exported < inA.count {
+            usleep(25_000)
             let export = try signalpath("export", database)
             if export.status == 0 { exported = export.stdout.split(separator: "\n").count }
         }
-        #expect(exported > 0, "export read rows while the scan ran")
+        #expect(exported == inA.count, "export read the rows committed while the scan ran")
         kill(process.processIdentifier, SIGTERM)
         let summaryData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        writer.terminate()
         #expect(process.terminationStatus == 143)
         let stopped = try #require(try JSONSerialization.jsonObject(with: summaryData) as? [String: Any])
         #expect(stopped["interrupted_by_signal"] as? Int == 15, "\(stopped)")
         let (stored, integrity) = try rows(database)
-        #expect(integrity == "ok" && stored.count == (stopped["analysed"] as! Int) + (stopped["failed"] as! Int) && stored.count < tree.audio.count)
+        #expect(integrity == "ok" && Set(stored.keys) == Set(inA + [fifo]), "the file in flight was finished and committed; none was started after")
+        #expect(stored[fifo]?["status"] as? String == "ok" && abs((stored[fifo]?["duration_s"] as? Double ?? 0) - 0.2) < 1e-9)
     }
 
     @Test("on a terminal: a progress line with files, rates and ETA on standard error; Ctrl-C (SIGINT) finishes the file in flight, commits and exits 130")
     func progressAndInterrupt() throws {
         let scratch = ScratchDirectory("scan-pty")
         let tree = try makeTree(scratch, seed: 37)
-        let database = scratch.file("r.db")
-        // The progress line appears once the scan has run 1 s; SIGINT comes at 2.5 s (× the
-        // sanitizers' slowdown), before the 60 files are done.
-        let plan = #"[[\#(2.2 * timeoutScale),null,"running"],[\#(2.5 * timeoutScale),"SIGINT",null]]"#
+        let database = scratch.file("r.db"), first = scratch.file("first.wav"), second = scratch.file("second.wav")
+        #expect(mkfifo(first, 0o600) == 0 && mkfifo(second, 0o600) == 0)
+        // One file at a time: a pipe held 1.5 s (so the files after it finish past the 1 s the
+        // progress line waits for), d/, and a pipe held 6 s, in flight when SIGINT comes at 4.7 s
+        // (d/ takes well under 1 s, in the debug build too).
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: try #require(which("python3")))
+        writer.arguments = [repositoryRoot + "/Tests/Reference/slow_fifo.py", first, "1.5", second, "6"]
+        try writer.run()
+        let plan = #"[[\#(4.5 * timeoutScale),null,"running"],[\#(4.7 * timeoutScale),"SIGINT",null]]"#
         let result = try run(
             try #require(which("python3")),
-            [repositoryRoot + "/Tests/Reference/pty_drive.py", "200", "12", plan, "--", signalpath, "scan", tree.root, "--db", database, "--jobs", "1"],
+            [repositoryRoot + "/Tests/Reference/pty_drive.py", "200", "12", plan, "--", signalpath, "scan"]
+                + [first, tree.root + "/d", second, tree.root, "--db", database, "--jobs", "1"],
             timeout: 60)
+        writer.terminate()
         let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], "\(result.stderr)")
         let running = try #require((report["snapshots"] as? [String: [String]])?["running"]).joined(separator: "\n")
         #expect(running.range(of: #"scan  \d+/\d+ files  [0-9.]+ MB/s  [0-9.]+ files/s(  \d+ failed)?  ETA "#, options: .regularExpression) != nil, "\(running)")
@@ -287,7 +306,8 @@ struct ScanCLITests {
         let end = try #require(report["raw_tail"] as? String)
         #expect(end.contains("stopped by signal 2: the files in flight were finished and committed"), "\(end)")
         let (stored, integrity) = try rows(database)
-        #expect(integrity == "ok" && !stored.isEmpty && stored.count < tree.audio.count)
+        let before = (tree.audio + tree.broken).filter { $0.hasPrefix(tree.root + "/d/") }
+        #expect(integrity == "ok" && Set(stored.keys) == Set(before + [first, second]))
     }
 
     @Test("--files-from with NUL separators, a listed file that vanished, a newer schema and a foreign database refused in one line")

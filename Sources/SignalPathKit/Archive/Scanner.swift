@@ -164,14 +164,15 @@ public struct Scanner: Sendable {
     private static func analyse(_ candidate: Candidate, hash: String?, key: String, settings: ScanSettings) async -> Result<ScanRecord, SignalPathError> {
         do throws(SignalPathError) {
             let file = try AudioFile.open(candidate.path)
-            guard let frames = file.format.frames, frames > 0 else {
-                throw SignalPathError.malformed(path: candidate.path, reason: "no audio: the file holds no frames")
-            }
-            let range: Range<Int64> = 0..<frames
+            // A named pipe is a stream: read once, to its end.
+            if file.format.frames == 0 { throw SignalPathError.malformed(path: candidate.path, reason: "no audio: the file holds no frames") }
+            let range: Range<Int64> = 0..<(file.format.frames ?? Int64.max)
             let analysis = try await SignalAnalyzer(file: file, frames: range, settings: settings.analysis).run(workers: settings.jobs)
             var members = analysis.jsonMembers
             var events: EventSummary?
             if settings.findsEvents || settings.rules?.maximumSilence != nil {
+                // The events pass reads the file a second time, which a stream cannot give.
+                guard file.isSeekable else { throw SignalPathError.notSeekable(path: candidate.path) }
                 var eventSettings = EventSettings()
                 eventSettings.minimumClipRun = settings.analysis.minimumClipRun
                 let summary = try await EventDetector(file: file, frames: range, settings: eventSettings).run(workers: settings.jobs, emit: { _ in })
