@@ -2,7 +2,8 @@
 """Feeds named pipes slowly, so a test knows which file a scan has in flight and for how long:
 `slow_fifo.py FIFO SECONDS [FIFO SECONDS ...]`. For each pipe in turn: wait (at most 60 s) for the
 reader, write a WAV header (16-bit mono, 8 kHz, the size left open as a pipe writer does) and 0.1 s
-of a 440 Hz tone, wait SECONDS, write 0.1 s more and close. A pipe nobody opens ends the script
+of a 440 Hz tone, wait SECONDS, write 0.1 s more and close. Prints `connected FIFO` when the reader
+has opened a pipe (the scan has it in flight from then on). A pipe nobody opens ends the script
 (exit 1) rather than hanging the test."""
 import errno, math, os, struct, sys, time
 
@@ -21,6 +22,7 @@ for fifo, seconds in zip(pairs[0::2], pairs[1::2]):
                 sys.exit(1)
             time.sleep(0.01)
     os.set_blocking(descriptor, True)
+    print(f"connected {fifo}", flush=True)
     with os.fdopen(descriptor, "wb", buffering=0) as pipe:
         header = b"RIFF" + struct.pack("<I", 0xFFFFFFFF) + b"WAVEfmt " + struct.pack("<IHHIIHH", 16, 1, 1, 8000, 16000, 2, 16)
         pipe.write(header + b"data" + struct.pack("<I", 0xFFFFFFFF) + tone(0))

@@ -141,28 +141,42 @@ struct ScanCLITests {
         let scratch = ScratchDirectory("scan-hash")
         let tree = try makeTree(scratch, seed: 11)
         let database = scratch.file("r.db")
-        // A file deleted while the scan runs (the last in walk order, once the first rows are in):
-        // reported as vanished, no row, and the scan goes on.
-        let deleted = try #require(tree.audio.sorted().last)
+        // A file deleted while the scan runs: the scan lists and stats every file first, then takes a
+        // named pipe (held open 2 s by its writer); once the pipe is in flight, the file goes.
+        // It is reported as vanished, has no row, and the scan goes on.
+        let deleted = try #require(tree.audio.sorted().last), fifo = scratch.file("live.wav")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: try #require(which("python3")))
+        writer.arguments = [repositoryRoot + "/Tests/Reference/slow_fifo.py", fifo, "2"]
+        let connected = Pipe()
+        writer.standardOutput = connected
+        try writer.run()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: signalpath)
-        process.arguments = ["scan", tree.root, "--db", database, "--content-hash", "--jobs", "1", "--format", "json"]
+        process.arguments = ["scan", fifo, tree.root, "--db", database, "--jobs", "1", "--format", "json"]
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        var started = false
-        for _ in 0..<400 where !started {
-            usleep(25_000)
-            started = (try? rows(database).rows.isEmpty == false) ?? false
+        // One line, as soon as it comes (the writer still holds the pipe).
+        var line = ""
+        while !line.hasSuffix("\n") {
+            let data = connected.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            line += String(decoding: data, as: UTF8.self)
         }
-        #expect(started && unlink(deleted) == 0)
+        #expect(line.hasPrefix("connected") && unlink(deleted) == 0, "\(line)")
         let summaryData = out.fileHandleForReading.readDataToEndOfFile()
         let messages = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        writer.waitUntilExit()
         let first = try #require(try JSONSerialization.jsonObject(with: summaryData) as? [String: Any])
-        #expect(first["vanished"] as? Int == 1 && first["analysed"] as? Int == tree.audio.count - 1, "\(first)")
+        #expect(first["vanished"] as? Int == 1 && first["analysed"] as? Int == tree.audio.count, "the pipe and every file but one: \(first)")
         #expect(messages.contains("signalpath: \(deleted): vanished before it was read; skipped"), "\(messages)")
+        #expect(try rows(database).rows[deleted] == nil)
+        // The hashes: rows without one are read again for it.
+        _ = try signalpath("scan", tree.root, "--db", database, "--content-hash", "--jobs", "2")
         let audio = tree.audio.filter { $0 != deleted }
         let sums = try run(try #require(which("sha256sum")), audio)
         try #require(sums.status == 0)
@@ -171,7 +185,6 @@ struct ScanCLITests {
                 (String(line.dropFirst(66)), String(line.prefix(64)))
             })
         let stored = try rows(database).rows
-        #expect(stored[deleted] == nil)
         for path in audio { #expect(stored[path]?["content_sha256"] as? String == expected[path], "\(path)") }
 
         let old = audio[5], new = (old as NSString).deletingLastPathComponent + "/renamed take.wav"

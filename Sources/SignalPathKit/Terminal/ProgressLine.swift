@@ -33,11 +33,13 @@ public final class ProgressLine: Sendable {
         }
     }
 
-    /// Erases the line, if it was drawn.
+    /// Erases the line, if it was drawn. The next update draws it again at once (scan erases it to
+    /// print a failed file's line, and a file that takes long may follow).
     public func finish() {
         state.withLock { state in
             if state.visible { StandardError.write("\r\u{1B}[K") }
             state.visible = false
+            state.lastDrawn = nil
         }
     }
 
