@@ -217,76 +217,36 @@ private struct SQLiteLibrary: @unchecked Sendable {
     }
 
     private static func load() -> Result<SQLiteLibrary, SignalPathError> {
-        guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            return .failure(.unavailable(path: libraryName, reason: "results databases need SQLite (Debian: apt-get install libsqlite3-0): \(reason)"))
+        do throws(SignalPathError) {
+            let library = try SharedLibrary(libraryName, need: "results databases need SQLite (Debian: apt-get install libsqlite3-0)")
+            return .success(
+                SQLiteLibrary(
+                    open: try library.function("sqlite3_open_v2", sp_sqlite3_open_v2_fn.self),
+                    close: try library.function("sqlite3_close_v2", sp_sqlite3_close_v2_fn.self),
+                    errmsg: try library.function("sqlite3_errmsg", sp_sqlite3_errmsg_fn.self),
+                    errstr: try library.function("sqlite3_errstr", sp_sqlite3_errstr_fn.self),
+                    busyTimeout: try library.function("sqlite3_busy_timeout", sp_sqlite3_busy_timeout_fn.self),
+                    exec: try library.function("sqlite3_exec", sp_sqlite3_exec_fn.self),
+                    prepare: try library.function("sqlite3_prepare_v2", sp_sqlite3_prepare_v2_fn.self),
+                    finalize: try library.function("sqlite3_finalize", sp_sqlite3_finalize_fn.self),
+                    reset: try library.function("sqlite3_reset", sp_sqlite3_reset_fn.self),
+                    clearBindings: try library.function("sqlite3_clear_bindings", sp_sqlite3_clear_bindings_fn.self),
+                    step: try library.function("sqlite3_step", sp_sqlite3_step_fn.self),
+                    bindNull: try library.function("sqlite3_bind_null", sp_sqlite3_bind_null_fn.self),
+                    bindInt64: try library.function("sqlite3_bind_int64", sp_sqlite3_bind_int64_fn.self),
+                    bindDouble: try library.function("sqlite3_bind_double", sp_sqlite3_bind_double_fn.self),
+                    bindText: try library.function("sqlite3_bind_text", sp_sqlite3_bind_text_fn.self),
+                    columnCount: try library.function("sqlite3_column_count", sp_sqlite3_column_count_fn.self),
+                    columnType: try library.function("sqlite3_column_type", sp_sqlite3_column_type_fn.self),
+                    columnInt64: try library.function("sqlite3_column_int64", sp_sqlite3_column_int64_fn.self),
+                    columnDouble: try library.function("sqlite3_column_double", sp_sqlite3_column_double_fn.self),
+                    columnText: try library.function("sqlite3_column_text", sp_sqlite3_column_text_fn.self),
+                    columnBytes: try library.function("sqlite3_column_bytes", sp_sqlite3_column_bytes_fn.self),
+                    columnName: try library.function("sqlite3_column_name", sp_sqlite3_column_name_fn.self),
+                    changes: try library.function("sqlite3_changes", sp_sqlite3_changes_fn.self),
+                    libversion: try library.function("sqlite3_libversion", sp_sqlite3_libversion_fn.self)))
+        } catch {
+            return .failure(error)
         }
-        var missing: [String] = []
-        func symbol<F>(_ name: String, _ type: F.Type) -> F? {
-            guard let pointer = dlsym(handle, name) else {
-                missing.append(name)
-                return nil
-            }
-            return unsafeBitCast(pointer, to: type)
-        }
-        let library = SQLiteLibrary(
-            open: symbol("sqlite3_open_v2", sp_sqlite3_open_v2_fn.self), close: symbol("sqlite3_close_v2", sp_sqlite3_close_v2_fn.self),
-            errmsg: symbol("sqlite3_errmsg", sp_sqlite3_errmsg_fn.self), errstr: symbol("sqlite3_errstr", sp_sqlite3_errstr_fn.self),
-            busyTimeout: symbol("sqlite3_busy_timeout", sp_sqlite3_busy_timeout_fn.self), exec: symbol("sqlite3_exec", sp_sqlite3_exec_fn.self),
-            prepare: symbol("sqlite3_prepare_v2", sp_sqlite3_prepare_v2_fn.self), finalize: symbol("sqlite3_finalize", sp_sqlite3_finalize_fn.self),
-            reset: symbol("sqlite3_reset", sp_sqlite3_reset_fn.self), clearBindings: symbol("sqlite3_clear_bindings", sp_sqlite3_clear_bindings_fn.self),
-            step: symbol("sqlite3_step", sp_sqlite3_step_fn.self), bindNull: symbol("sqlite3_bind_null", sp_sqlite3_bind_null_fn.self),
-            bindInt64: symbol("sqlite3_bind_int64", sp_sqlite3_bind_int64_fn.self), bindDouble: symbol("sqlite3_bind_double", sp_sqlite3_bind_double_fn.self),
-            bindText: symbol("sqlite3_bind_text", sp_sqlite3_bind_text_fn.self), columnCount: symbol("sqlite3_column_count", sp_sqlite3_column_count_fn.self),
-            columnType: symbol("sqlite3_column_type", sp_sqlite3_column_type_fn.self), columnInt64: symbol("sqlite3_column_int64", sp_sqlite3_column_int64_fn.self),
-            columnDouble: symbol("sqlite3_column_double", sp_sqlite3_column_double_fn.self), columnText: symbol("sqlite3_column_text", sp_sqlite3_column_text_fn.self),
-            columnBytes: symbol("sqlite3_column_bytes", sp_sqlite3_column_bytes_fn.self), columnName: symbol("sqlite3_column_name", sp_sqlite3_column_name_fn.self),
-            changes: symbol("sqlite3_changes", sp_sqlite3_changes_fn.self), libversion: symbol("sqlite3_libversion", sp_sqlite3_libversion_fn.self))
-        guard let library, missing.isEmpty else {
-            return .failure(.unavailable(path: libraryName, reason: "SQLite lacks \(missing.joined(separator: ", "))"))
-        }
-        return .success(library)
-    }
-}
-
-extension SQLiteLibrary {
-    /// The library from its functions, or nil when one is missing.
-    fileprivate init?(
-        open: sp_sqlite3_open_v2_fn?, close: sp_sqlite3_close_v2_fn?, errmsg: sp_sqlite3_errmsg_fn?, errstr: sp_sqlite3_errstr_fn?,
-        busyTimeout: sp_sqlite3_busy_timeout_fn?, exec: sp_sqlite3_exec_fn?, prepare: sp_sqlite3_prepare_v2_fn?, finalize: sp_sqlite3_finalize_fn?,
-        reset: sp_sqlite3_reset_fn?, clearBindings: sp_sqlite3_clear_bindings_fn?, step: sp_sqlite3_step_fn?, bindNull: sp_sqlite3_bind_null_fn?,
-        bindInt64: sp_sqlite3_bind_int64_fn?, bindDouble: sp_sqlite3_bind_double_fn?, bindText: sp_sqlite3_bind_text_fn?,
-        columnCount: sp_sqlite3_column_count_fn?, columnType: sp_sqlite3_column_type_fn?, columnInt64: sp_sqlite3_column_int64_fn?,
-        columnDouble: sp_sqlite3_column_double_fn?, columnText: sp_sqlite3_column_text_fn?, columnBytes: sp_sqlite3_column_bytes_fn?,
-        columnName: sp_sqlite3_column_name_fn?, changes: sp_sqlite3_changes_fn?, libversion: sp_sqlite3_libversion_fn?
-    ) {
-        guard let open, let close, let errmsg, let errstr, let busyTimeout, let exec, let prepare, let finalize, let reset, let clearBindings,
-            let step, let bindNull, let bindInt64, let bindDouble, let bindText, let columnCount, let columnType, let columnInt64,
-            let columnDouble, let columnText, let columnBytes, let columnName, let changes, let libversion
-        else { return nil }
-        self.open = open
-        self.close = close
-        self.errmsg = errmsg
-        self.errstr = errstr
-        self.busyTimeout = busyTimeout
-        self.exec = exec
-        self.prepare = prepare
-        self.finalize = finalize
-        self.reset = reset
-        self.clearBindings = clearBindings
-        self.step = step
-        self.bindNull = bindNull
-        self.bindInt64 = bindInt64
-        self.bindDouble = bindDouble
-        self.bindText = bindText
-        self.columnCount = columnCount
-        self.columnType = columnType
-        self.columnInt64 = columnInt64
-        self.columnDouble = columnDouble
-        self.columnText = columnText
-        self.columnBytes = columnBytes
-        self.columnName = columnName
-        self.changes = changes
-        self.libversion = libversion
     }
 }

@@ -63,24 +63,15 @@ private struct ZLib: @unchecked Sendable {
     }
 
     private static func load() -> Result<ZLib, SignalPathError> {
-        guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            return .failure(.unavailable(path: libraryName, reason: "PNG files need zlib (Debian: apt-get install zlib1g): \(reason)"))
+        do throws(SignalPathError) {
+            let library = try SharedLibrary(libraryName, need: "PNG files need zlib (Debian: apt-get install zlib1g)")
+            return .success(
+                ZLib(
+                    deflateInit2: try library.function("deflateInit2_", sp_deflateInit2__fn.self), deflate: try library.function("deflate", sp_deflate_fn.self),
+                    deflateEnd: try library.function("deflateEnd", sp_deflateEnd_fn.self),
+                    deflateBound: try library.function("deflateBound", sp_deflateBound_fn.self), crc32: try library.function("crc32", sp_crc32_fn.self)))
+        } catch {
+            return .failure(error)
         }
-        var missing: [String] = []
-        func symbol<F>(_ name: String, _ type: F.Type) -> F? {
-            guard let pointer = dlsym(handle, name) else {
-                missing.append(name)
-                return nil
-            }
-            return unsafeBitCast(pointer, to: type)
-        }
-        let deflateInit2 = symbol("deflateInit2_", sp_deflateInit2__fn.self), deflate = symbol("deflate", sp_deflate_fn.self)
-        let deflateEnd = symbol("deflateEnd", sp_deflateEnd_fn.self), deflateBound = symbol("deflateBound", sp_deflateBound_fn.self)
-        let crc32 = symbol("crc32", sp_crc32_fn.self)
-        guard let deflateInit2, let deflate, let deflateEnd, let deflateBound, let crc32 else {
-            return .failure(.unavailable(path: libraryName, reason: "zlib lacks \(missing.joined(separator: ", "))"))
-        }
-        return .success(ZLib(deflateInit2: deflateInit2, deflate: deflate, deflateEnd: deflateEnd, deflateBound: deflateBound, crc32: crc32))
     }
 }
