@@ -27,16 +27,20 @@ struct HeaderSweepTests {
     static let batchSize = 32
     /// Generous: the limit is there to catch a hang, not to time anything.
     static let timeout = 30.0
-    /// Address space per process, in KiB: a file of 240 frames needs ~25 MB, so work or memory
-    /// that grows with a header's value (a K-filter settling over 4 × 10⁸ frames for a 2 GHz
-    /// rate took 1.5 GB per worker) fails here as a crash, however fast the machine. Not under
-    /// the sanitizers (`TEST_TIMEOUT_SCALE` set), whose shadow memory needs terabytes of it.
-    static let addressSpaceKiB = 1 << 20
+    /// Writable memory per process (`ulimit -d`), in KiB: a file of 240 frames needs ~25 MB, so
+    /// work or memory that grows with a header's value (a K-filter settling over 4 × 10⁸ frames for
+    /// a 2 GHz rate took 1.5 GB per worker) fails here as a crash, however fast the machine.
+    /// Not address space (`ulimit -v`): glibc reserves 64 MB of it per malloc arena, one arena per
+    /// busy thread up to 8 per core, and under load libdispatch runs ~20 threads, so an optimised
+    /// build crashed there (an allocation failure in the JSON writer, seen in a core dump) with
+    /// little memory in use. Not under the sanitizers (`TEST_TIMEOUT_SCALE` set), whose shadow
+    /// memory needs terabytes.
+    static let writableKiB = 1 << 20
 
-    /// `arguments` for signalpath, run through `sh` with the address-space limit when it applies.
+    /// `arguments` for signalpath, run through `sh` with the memory limit when it applies.
     static func limited(_ arguments: [String]) -> (String, [String]) {
         guard timeoutScale == 1 else { return (signalpath, arguments) }
-        return ("/bin/sh", ["-c", "ulimit -v \(addressSpaceKiB) && exec \"$0\" \"$@\"", signalpath] + arguments)
+        return ("/bin/sh", ["-c", "ulimit -d \(writableKiB) && exec \"$0\" \"$@\"", signalpath] + arguments)
     }
 
     /// One run: a command over some files.
