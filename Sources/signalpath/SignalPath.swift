@@ -27,6 +27,9 @@ struct SignalPath: AsyncParsableCommand {
             both in place.
             """,
         version: signalPathVersion,
+        // Each command spells its commandName: deriving it from the type name costs a scan of every
+        // protocol conformance in the binary per command (String(describing:)), ~3 ms of each start
+        // (BENCHMARKS.md, start-up).
         subcommands: [
             Info.self, Analyze.self, LoudnessCommand.self, Check.self, Events.self, Spectrum.self, Spectrogram.self, Waveform.self, Scan.self, Export.self,
             Merge.self, Replay.self, Record.self,

@@ -3,6 +3,7 @@ import SignalPathKit
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Capture audio to a file with a live spectrum, losing nothing if killed.",
         discussion: """
             From an ALSA capture device (--device, default `default`) or raw PCM on standard input \
