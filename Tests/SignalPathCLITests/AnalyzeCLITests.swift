@@ -91,6 +91,35 @@ struct AnalyzeCLITests {
         #expect(errors.count == 1 && errors[0].hasPrefix("signalpath: \(bad): "))
     }
 
+    @Test("a stream of many chunks, measured by 1, 2 or 3 workers while its one reader reads on, gives the file's analysis exactly")
+    func streamedChunksInParallel() throws {
+        // 12 s of stereo: ~2 M samples, several chunks of ~0.5 M, with a tone and noise so every
+        // measure (levels, loudness gating, true peak, spectrum, stereo image) has work to do.
+        let rate = 48_000, seconds = 12.0
+        let tone = sine(997, dbfs: -12, seconds: seconds, sampleRate: rate)
+        let noise = Signals.noise(count: tone.count * 2, amplitude: 0.05, seed: 31)
+        var samples = noise
+        for index in samples.indices { samples[index] += tone[index / 2] * (index % 2 == 0 ? 1 : 0.5) }
+        let builder = PCMFileBuilder(container: .wav, encoding: .signed24, channels: 2, sampleRate: rate)
+        let path = scratch.write("long.wav", builder.file(samples: samples))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        // What may differ between a file and a stream: the name, and the length a stream does not declare.
+        func measures(_ json: String) throws -> String {
+            var text = json.replacingOccurrences(of: path, with: "-")
+            for key in ["frames", "duration_s"] {
+                text = text.replacingOccurrences(of: #""\#(key)"\s*:\s*[0-9.e+null]+"#, with: "\"\(key)\": _", options: .regularExpression)
+            }
+            return text
+        }
+        let fromFile = try signalpath("analyze", path, "--format", "json", "--jobs", "1")
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        for jobs in ["1", "2", "3"] {
+            let fromPipe = try signalpath(["analyze", "-", "--format", "json", "--jobs", jobs], input: bytes)
+            #expect(fromPipe.status == 0, "\(fromPipe.stderr)")
+            #expect(try measures(fromPipe.stdout) == measures(fromFile.stdout), "--jobs \(jobs)")
+        }
+    }
+
     @Test("standard input analyses like the file; options are validated")
     func standardInputAndValidation() throws {
         let path = sample("tone-step-500-1k-48k-s16.wav")

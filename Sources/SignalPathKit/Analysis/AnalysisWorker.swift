@@ -8,7 +8,9 @@
 /// its result; the task group's hand-off orders the accesses.
 final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private let analyzer: SignalAnalyzer
-    private let window: FrameWindow
+    /// The worker's own reader's window; nil for a worker fed chunks a stream's one reader loaded
+    /// (`process(_:)`).
+    private let window: FrameWindow?
     private let transform: SegmentTransform
     private let meter: TruePeakMeter
     private let rules: LevelStatistics.Rules
@@ -24,19 +26,15 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private var crossReal: [Float]
     private var crossImaginary: [Float]
 
-    init(analyzer: SignalAnalyzer) throws(SignalPathError) {
+    /// A worker with its own reader, or, with `reading` false, one that is handed loaded chunks.
+    init(analyzer: SignalAnalyzer, reading: Bool = true) throws(SignalPathError) {
         self.analyzer = analyzer
-        let reader = try analyzer.file.makeReader()
-        let (rangeEnd, overflow) = analyzer.frames.upperBound.addingReportingOverflow(Int64(analyzer.postRollFrames))
-        reader.limitReadAhead(toFrame: overflow ? Int64.max : rangeEnd)
         let spectrum = analyzer.spectrum
         meter = analyzer.truePeak
         padding = meter.lookBehind + meter.lookAhead
-        // A loudness pass has no spectrum segments to read past a chunk's end.
-        let segmentReach = analyzer.scope == .everything ? spectrum.windowSize : 0
-        let capacity = analyzer.chunkFrames + analyzer.settlingFrames + max(segmentReach, analyzer.postRollFrames) + analyzer.postRollFrames
+        let capacity = Self.windowCapacity(analyzer)
         channels = analyzer.file.format.channels
-        window = FrameWindow(reader: reader, capacity: capacity)
+        window = reading ? try Self.makeWindow(analyzer) : nil
         rowLength = capacity + 2 * padding
         planar = .allocate(capacity: rowLength * channels)
         planar.initialize(repeating: 0)
@@ -53,6 +51,21 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
 
     deinit {
         planar.deallocate()
+    }
+
+    /// Frames a chunk's window holds at most.
+    static func windowCapacity(_ analyzer: SignalAnalyzer) -> Int {
+        // A loudness pass has no spectrum segments to read past a chunk's end.
+        let segmentReach = analyzer.scope == .everything ? analyzer.spectrum.windowSize : 0
+        return analyzer.chunkFrames + analyzer.settlingFrames + max(segmentReach, analyzer.postRollFrames) + analyzer.postRollFrames
+    }
+
+    /// A new reader's window, reading no further than the range needs.
+    static func makeWindow(_ analyzer: SignalAnalyzer) throws(SignalPathError) -> FrameWindow {
+        let reader = try analyzer.file.makeReader()
+        let (rangeEnd, overflow) = analyzer.frames.upperBound.addingReportingOverflow(Int64(analyzer.postRollFrames))
+        reader.limitReadAhead(toFrame: overflow ? Int64.max : rangeEnd)
+        return FrameWindow(reader: reader, capacity: windowCapacity(analyzer))
     }
 
     /// The magnitude of the largest code: 1 − 2^−(bits−1) for integer PCM (which rounds to 1.0 in a
@@ -78,7 +91,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     }
 
     /// The chunk's own frames, relative to the range.
-    private func ownFrames(_ chunk: Int) -> Range<Int64> {
+    private static func ownFrames(_ chunk: Int, _ analyzer: SignalAnalyzer) -> Range<Int64> {
         let lower = Int64(chunk) * Int64(analyzer.chunkFrames)
         let upper = lower + Int64(analyzer.chunkFrames)
         return lower..<min(upper, analyzer.knownLength ?? upper)
@@ -88,8 +101,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     /// before the range, as far as the file goes back), and after them the rest of the spectrum
     /// segments that start in it and what the true-peak interpolator reads ahead — at the range's
     /// end, past it (`postRollFrames`) as far as the file is known to go or a stream goes.
-    private func loadedFrames(_ chunk: Int) -> Range<Int64> {
-        let own = ownFrames(chunk)
+    private static func loadedFrames(_ chunk: Int, _ analyzer: SignalAnalyzer) -> Range<Int64> {
+        let own = ownFrames(chunk, analyzer)
         let lower = max(-analyzer.frames.lowerBound, own.lowerBound - Int64(analyzer.settlingFrames))
         let segmentReach = analyzer.scope == .everything ? analyzer.spectrum.windowSize : 0
         let after = Int64(max(segmentReach, analyzer.postRollFrames))
@@ -105,7 +118,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     /// Brings the chunk's bytes into the cache without blocking a thread, where the format lets us
     /// know which bytes those are.
     func load(chunk: Int) async throws(SignalPathError) {
-        let frames = loadedFrames(chunk)
+        let frames = Self.loadedFrames(chunk, analyzer)
         let start = analyzer.frames.lowerBound
         if let source = analyzer.file.source,
             let bytes = analyzer.file.byteRange(ofFrames: start + frames.lowerBound..<start + frames.upperBound)
@@ -115,7 +128,19 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     }
 
     func process(chunk: Int) throws(SignalPathError) -> AnalysisChunk {
-        let frames = try loadWindow(chunk)
+        guard let window else { preconditionFailure("a worker without a reader is handed its chunks") }
+        let frames = try loadWindow(chunk, window)
+        return window.samples.withUnsafeBufferPointer { measure(chunk, frames, interleaved: $0) }
+    }
+
+    /// Processes a chunk that a stream's one reader loaded (`SignalAnalyzer.loadedChunk`).
+    func process(_ loaded: LoadedChunk) -> AnalysisChunk {
+        let frames = chunkFrames(loaded.index, loaded.load)
+        return loaded.samples.withUnsafeBufferPointer { measure(loaded.index, frames, interleaved: $0) }
+    }
+
+    /// Steps 2 to 6 on a chunk whose interleaved frames are `interleaved`.
+    private func measure(_ chunk: Int, _ frames: ChunkFrames, interleaved: UnsafeBufferPointer<Float>) -> AnalysisChunk {
         let segmentStarts = segmentStarts(frames)
         let firstSubBlock = analyzer.subBlock(containing: frames.own.lowerBound)
         let subBlocks = frames.present.isEmpty ? 0 : analyzer.subBlock(containing: frames.present.upperBound - 1) - firstSubBlock + 1
@@ -127,7 +152,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
                 repeating: (0, 0), count: analyzer.distortionBins == nil ? 0 : segmentStarts.count * channels),
             stereo: analyzer.stereoPair.map { _ in StereoImage.Sums(bins: transform.binCount) }, segments: segmentStarts.count,
             frames: frames.present, endOfInput: frames.endOfInput)
-        deinterleave(frames)
+        deinterleave(frames, interleaved)
         for channel in 0..<channels {
             result.nonFiniteSamples.append(zeroNonFinite(channel, frames))
         }
@@ -183,19 +208,29 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
 
     /// Step 1: loads the chunk's frames into the window; a file that ends before its header
     /// promised is malformed, a stream has simply ended.
-    private func loadWindow(_ chunk: Int) throws(SignalPathError) -> ChunkFrames {
-        let own = ownFrames(chunk)
-        let wanted = loadedFrames(chunk)
-        let rangeStart = analyzer.frames.lowerBound
+    private func loadWindow(_ chunk: Int, _ window: FrameWindow) throws(SignalPathError) -> ChunkFrames {
+        chunkFrames(chunk, try Self.load(chunk, into: window, analyzer: analyzer))
+    }
+
+    /// Loads chunk `chunk`'s frames (`loadedFrames`) into `window`.
+    static func load(_ chunk: Int, into window: FrameWindow, analyzer: SignalAnalyzer) throws(SignalPathError) -> FrameWindow.ChunkLoad {
         // The frames past the range's end are only the true peak's look-ahead: fewer of them is
         // not an error, just the end of the input.
-        let load = try window.loadChunk(wanted, rangeStart: rangeStart, knownLength: analyzer.knownLength, path: analyzer.file.path)
+        try window.loadChunk(
+            loadedFrames(chunk, analyzer), rangeStart: analyzer.frames.lowerBound, knownLength: analyzer.knownLength, path: analyzer.file.path)
+    }
+
+    /// Where chunk `chunk`'s frames lie, given what its load found.
+    private func chunkFrames(_ chunk: Int, _ load: FrameWindow.ChunkLoad) -> ChunkFrames {
+        let own = Self.ownFrames(chunk, analyzer)
+        let wanted = Self.loadedFrames(chunk, analyzer)
         let got = load.got, available = load.available, endOfInput = load.endOfInput
         precondition(got + 2 * padding <= rowLength)
         let presentEnd = max(own.lowerBound, min(own.upperBound, available))
         return ChunkFrames(
             own: own, present: own.lowerBound..<presentEnd, loaded: wanted, got: got, available: available, endOfInput: endOfInput,
-            startsInput: own.lowerBound == 0 && rangeStart == 0, endsInput: wanted.lowerBound + Int64(got) == available, padding: padding)
+            startsInput: own.lowerBound == 0 && analyzer.frames.lowerBound == 0, endsInput: wanted.lowerBound + Int64(got) == available,
+            padding: padding)
     }
 
     /// The starts of the spectrum segments that begin in the chunk's own frames and fit the input.
@@ -218,7 +253,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
 
     /// Step 2: copies the loaded frames into the channels' rows (after their front padding) and
     /// zeroes the padding around them. Stereo goes eight samples at a time.
-    private func deinterleave(_ frames: ChunkFrames) {
+    private func deinterleave(_ frames: ChunkFrames, _ interleaved: UnsafeBufferPointer<Float>) {
         let padding = self.padding, got = frames.got, channels = self.channels, rowLength = self.rowLength
         let base = planar.baseAddress!
         for channel in 0..<channels {
@@ -226,7 +261,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             for index in 0..<padding { row[index] = 0 }
             for index in padding + got..<min(rowLength, got + 2 * padding) { row[index] = 0 }
         }
-        window.samples.withUnsafeBufferPointer { interleaved in
+        do {
             var frame = 0
             if channels == 2 {
                 let left = base + padding, right = base + rowLength + padding

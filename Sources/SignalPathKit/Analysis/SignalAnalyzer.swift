@@ -108,13 +108,7 @@ public struct SignalAnalyzer: Sendable {
     ) async throws(SignalPathError) -> SignalAnalysis {
         let combiner = AnalysisCombiner(analyzer: self)
         guard let length = knownLength, file.isSeekable else {
-            // A stream: one worker, chunk after chunk, until the stream ends.
-            let worker = try AnalysisWorker(analyzer: self)
-            for chunk in 0... {
-                let result = try worker.process(chunk: chunk)
-                combiner.add(result, subBlocks: subBlocks)
-                if let end = result.endOfInput, end <= Int64(chunk + 1) * Int64(chunkFrames) { break }
-            }
+            try await runStream(workers: workers, combiner: combiner, subBlocks: subBlocks)
             return try combiner.finish()
         }
         let chunkCount = Int((length + Int64(chunkFrames) - 1) / Int64(chunkFrames))
