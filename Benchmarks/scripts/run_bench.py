@@ -47,6 +47,7 @@ segments = (3600 * 48000 - 4096) // 2048 + 1
 whole = [
     ("signalpath analyze", f"{signalpath} analyze {wav} --format json"),
     ("signalpath analyze --true-peak accurate", f"{signalpath} analyze {wav} --format json --true-peak accurate"),
+    ("cat WAV | signalpath analyze -", f"sh -c 'cat {wav} | {signalpath} analyze - --format json'"),
     ("signalpath loudness (CSV series)", f"{signalpath} loudness {wav} --format csv"),
     ("signalpath spectrum", f"{signalpath} spectrum {wav} --format csv"),
     ("signalpath events", f"{signalpath} events {wav} --format json"),
@@ -54,6 +55,7 @@ whole = [
     ("ffmpeg ebur128=peak=true", f"ffmpeg -nostats -hide_banner -i {wav} -af ebur128=peak=true -f null -"),
     ("ffmpeg astats", f"ffmpeg -nostats -hide_banner -i {wav} -af astats -f null -"),
     ("scipy welch (streaming)", f"python3 {os.path.dirname(__file__)}/welch_streaming.py {wav}"),
+    ("numpy welch (batched rfft, memory-mapped)", f"python3 {os.path.dirname(__file__)}/welch_stream.py {wav}"),
     ("FFT-only loop (same segments, in memory)", f"{micro} fft-only {segments} 2 4096 2"),
 ]
 results = hyperfine(whole, runs=3)
@@ -65,6 +67,11 @@ targets.append(("analyze no slower than sox -n stats", t("signalpath analyze") /
 targets.append(("loudness no slower than analyze (issue 14)", t("signalpath loudness (CSV series)") / t("signalpath analyze"), 1.0, "≤"))
 targets.append(("events no slower than analyze (same run)", t("signalpath events") / t("signalpath analyze"), 1.0, "≤"))
 targets.append(("analyze ≥ 3× faster than ffmpeg ebur128=peak=true", t("ffmpeg ebur128=peak=true") / t("signalpath analyze"), 3, "≥"))
+# Issue 18's targets for the whole file.
+targets.append(("issue 18: analyze ≤ 0.6× sox -n stats", t("signalpath analyze") / t("sox -n stats"), 0.6, "≤"))
+targets.append(("issue 18: spectrum ≤ 1.15× the FFT-only loop", t("signalpath spectrum") / t("FFT-only loop (same segments, in memory)"), 1.15, "≤"))
+targets.append(("issue 18: spectrum ≥ 12× numpy batched Welch", t("numpy welch (batched rfft, memory-mapped)") / t("signalpath spectrum"), 12, "≥"))
+targets.append(("issue 18: cat | analyze - ≤ 1.2× analyze of the file", t("cat WAV | signalpath analyze -") / t("signalpath analyze"), 1.2, "≤"))
 # Issue 14: the accurate true peak costs at most twice the default's (the meter alone, one core).
 true_peak = subprocess.run([micro, "true-peak"], check=True, capture_output=True, text=True).stdout
 running = float(true_peak.strip().splitlines()[-1].rsplit(":", 1)[1].strip().rstrip("%")) / 100
@@ -82,6 +89,9 @@ results = hyperfine(ranged, runs=20, warmup=3)
 groups.append(("1 s ranges (time should grow with the range, not the file)", ranged, results, 1))
 t = lambda name: results[name]["median"]
 targets.append(("analyze of 1 s at 45:00 ≤ ½ of sox trim", t("signalpath analyze 1 s at 45:00") / t("sox trim 2700 1 stat -freq"), 0.5, "≤"))
+targets.append(("issue 18: analyze of 1 s at 45:00 ≤ 10 ms", t("signalpath analyze 1 s at 45:00") * 1000, 10, "≤ ms"))
+targets.append(("issue 18: analyze of 1 s at the end of the 4.5 GB RF64 ≤ 10 ms", t("signalpath analyze 1 s, last minute of 4.5 GB RF64") * 1000, 10, "≤ ms"))
+targets.append(("issue 18: analyze of 1 s at 45:00 ≤ 0.33× sox trim", t("signalpath analyze 1 s at 45:00") / t("sox trim 2700 1 stat -freq"), 0.33, "≤"))
 targets.append(("1 s at the end of 4.5 GB RF64 ≈ 1 s at 45:00 of the WAV (ratio)", t("signalpath analyze 1 s, last minute of 4.5 GB RF64") / t("signalpath analyze 1 s at 45:00"), 1.25, "≤"))
 
 # 3. FLAC and start-up.
@@ -95,6 +105,7 @@ groups.append(("FLAC decoding and start-up", other, results, None))
 t = lambda name: results[name]["median"]
 targets.append(("analyze of the FLAC no slower than ffmpeg's decode alone", t("signalpath analyze, 10-min 24-bit FLAC") / t("ffmpeg decode alone, same FLAC"), 1.0, "≤"))
 targets.append(("info on a 10 s file: start-up ≤ 15 ms", t("signalpath info, 10 s WAV") * 1000, 15, "≤ ms"))
+targets.append(("issue 18: info on a 10 s file ≤ 5 ms", t("signalpath info, 10 s WAV") * 1000, 5, "≤ ms"))
 
 # 3b. The FFmpeg backend: AAC in M4A, analysed against ffmpeg's decode alone, in one run.
 m4a = os.path.join(data, "long-10min-aac.m4a")
@@ -178,7 +189,7 @@ for title, commands, results, audio in groups:
     for name, command in commands:
         # A pipeline of many processes under GNU parallel has no one peak RSS to compare.
         rss = None if name.startswith("parallel") else peak_rss(command)
-        if name.startswith(("signalpath analyze", "signalpath spectrum", "signalpath loudness")) or name == "signalpath events":
+        if name.startswith(("signalpath analyze", "signalpath spectrum", "signalpath loudness", "cat WAV | signalpath")) or name == "signalpath events":
             rss_limits[name] = rss
         if name.endswith("(one call)"):
             # Pictures (issue 15): each file's chart is drawn whole in memory, so the limit is 60 MB.
@@ -198,7 +209,7 @@ for label, table in reader_tables:
     lines += [f"### {label.capitalize()}", ""] + table.strip().splitlines() + [""]
 for name, rss in rss_limits.items():
     targets.append((f"peak RSS of {name}", rss, 40, "≤ MB"))
-lines += ["## Targets (issues 2, 7, 14, 15, 16 and 17)", "", "| target | measured | limit | holds |", "|---|---|---|---|"]
+lines += ["## Targets (issues 2, 7, 14, 15, 16, 17 and 18)", "", "| target | measured | limit | holds |", "|---|---|---|---|"]
 for name, value, limit, relation in targets:
     holds = value >= limit if relation == "≥" else value <= limit
     unit = "" if relation in ("≥", "≤") else " " + relation.split()[1]
