@@ -63,10 +63,9 @@ extension PowerSpectrum {
         candidates.sort { levels[$0] > levels[$1] }
         let separation = parameters.window.mainLobeHalfWidth * parameters.fftSize / parameters.windowSize
         var chosen: [Int] = []
-        var scratch: [Double] = []
         for bin in candidates where chosen.count < count {
             guard chosen.allSatisfy({ abs($0 - bin) > separation }) else { continue }
-            if let prominence, levels[bin] - neighbourhoodMedian(levels, around: bin, lobe: separation, scratch: &scratch) < prominence { continue }
+            if let prominence, !standsOut(levels, bin: bin, lobe: separation, by: prominence) { continue }
             chosen.append(bin)
         }
         let window = chosen.isEmpty ? nil : WindowResponse.shared(parameters.window, size: parameters.windowSize, fftSize: parameters.fftSize)
@@ -88,39 +87,27 @@ extension PowerSpectrum {
         }
     }
 
-    /// The median level of the bins around `bin`: a sixth of an octave, and at least four lobes,
-    /// either side, without the peak's own lobe; from at most 64 evenly spaced bins of it (the
-    /// averaged bins vary slowly, and this keeps a scan over thousands of candidates cheap).
-    private func neighbourhoodMedian(_ levels: [Double], around bin: Int, lobe: Int, scratch: inout [Double]) -> Double {
+    /// True when `levels[bin]` stands `prominence` dB or more above the median level of the bins
+    /// around it: a sixth of an octave, and at least four lobes, either side, without the peak's own
+    /// lobe; from at most 64 evenly spaced bins of it (the averaged bins vary slowly, and this keeps a
+    /// scan over thousands of candidates cheap).
+    ///
+    /// Counted rather than selected: with the n values sorted, the median is the one of rank n/2,
+    /// and level − v ≥ prominence holds for a prefix of them (subtraction is monotonic), so it holds
+    /// for the median exactly when it holds for n/2 + 1 values or more. The same answer as a
+    /// quickselect, in one branch-free pass (the quickselect was 14 % of `scan`'s time over short
+    /// files, perf).
+    private func standsOut(_ levels: [Double], bin: Int, lobe: Int, by prominence: Double) -> Bool {
+        let level = levels[bin]
         let reach = max(4 * lobe, Int(Double(bin) * (pow(2, 1.0 / 6) - 1)))
         let first = max(1, bin - reach), last = min(levels.count - 1, bin + reach)
         let stride = max(1, (last - first + 1) / 64)
-        scratch.removeAll(keepingCapacity: true)
+        var count = 0, below = 0
         for index in Swift.stride(from: first, through: last, by: stride) where abs(index - bin) > lobe {
-            scratch.append(levels[index])
+            count += 1
+            below += level - levels[index] >= prominence ? 1 : 0
         }
-        guard !scratch.isEmpty else { return -.infinity }
-        return Self.select(&scratch, rank: scratch.count / 2)
-    }
-
-    /// The value of rank `rank` (0-based, ascending) of `values`, by quickselect: O(n), reorders `values`.
-    static func select(_ values: inout [Double], rank: Int) -> Double {
-        var low = 0, high = values.count - 1
-        while low < high {
-            let pivot = values[(low + high) / 2]
-            var i = low, j = high
-            while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
-                if i <= j {
-                    values.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
-            }
-            if rank <= j { high = j } else if rank >= i { low = i } else { return values[rank] }
-        }
-        return values[rank]
+        return count == 0 || below >= count / 2 + 1
     }
 
     /// The offset in (−½, ½) at which |W(1−δ)|/|W(1+δ)| equals the ratio of the neighbouring bins'
