@@ -130,17 +130,20 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     func process(chunk: Int) throws(SignalPathError) -> AnalysisChunk {
         guard let window else { preconditionFailure("a worker without a reader is handed its chunks") }
         let frames = try loadWindow(chunk, window)
-        return window.samples.withUnsafeBufferPointer { measure(chunk, frames, interleaved: $0) }
+        window.samples.withUnsafeBufferPointer { deinterleave(frames, $0) }
+        return measure(chunk, frames)
     }
 
-    /// Processes a chunk that a stream's one reader loaded (`SignalAnalyzer.loadedChunk`).
-    func process(_ loaded: LoadedChunk) -> AnalysisChunk {
-        let frames = chunkFrames(loaded.index, loaded.load)
-        return loaded.samples.withUnsafeBufferPointer { measure(loaded.index, frames, interleaved: $0) }
+    /// Step 2 for a chunk that a stream's one reader loaded into `window` (`SignalAnalyzer.runStream`):
+    /// the worker's rows take its frames, so the window can load the next chunk at once.
+    func prepare(_ chunk: Int, _ load: FrameWindow.ChunkLoad, from window: FrameWindow) -> ChunkFrames {
+        let frames = chunkFrames(chunk, load)
+        window.samples.withUnsafeBufferPointer { deinterleave(frames, $0) }
+        return frames
     }
 
-    /// Steps 2 to 6 on a chunk whose interleaved frames are `interleaved`.
-    private func measure(_ chunk: Int, _ frames: ChunkFrames, interleaved: UnsafeBufferPointer<Float>) -> AnalysisChunk {
+    /// Steps 3 to 6 on a chunk whose frames are in the rows.
+    func measure(_ chunk: Int, _ frames: ChunkFrames) -> AnalysisChunk {
         let segmentStarts = segmentStarts(frames)
         let firstSubBlock = analyzer.subBlock(containing: frames.own.lowerBound)
         let subBlocks = frames.present.isEmpty ? 0 : analyzer.subBlock(containing: frames.present.upperBound - 1) - firstSubBlock + 1
@@ -152,7 +155,6 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
                 repeating: (0, 0), count: analyzer.distortionBins == nil ? 0 : segmentStarts.count * channels),
             stereo: analyzer.stereoPair.map { _ in StereoImage.Sums(bins: transform.binCount) }, segments: segmentStarts.count,
             frames: frames.present, endOfInput: frames.endOfInput)
-        deinterleave(frames, interleaved)
         for channel in 0..<channels {
             result.nonFiniteSamples.append(zeroNonFinite(channel, frames))
         }
@@ -175,7 +177,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     // MARK: Steps
 
     /// Where a chunk's frames lie, relative to the range.
-    private struct ChunkFrames {
+    struct ChunkFrames {
         /// The chunk's own frames, as the range's length allows.
         var own: Range<Int64>
         /// Those of them the input holds.
