@@ -13,7 +13,7 @@ APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libcairo2
 # decodes the charts' PNGs. `package:module` where pip's name is not the module's.
 PIP_PACKAGES := pyloudnorm soundfile pillow:PIL duckdb
 # Only for `make bench`.
-BENCH_APT_PACKAGES := hyperfine time
+BENCH_APT_PACKAGES := hyperfine time valgrind binutils
 
 # Run apt-get as root, or through sudo when there is one.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

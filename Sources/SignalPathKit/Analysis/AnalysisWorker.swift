@@ -14,6 +14,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private let transform: SegmentTransform
     private let meter: TruePeakMeter
     private let rules: LevelStatistics.Rules
+    /// True for formats of integer codes, which decode to finite samples only.
+    private let integerSamples: Bool
     private let channels: Int
     /// The loaded frames, one row of `rowLength` per channel, each with `padding` zeros before and
     /// after: the true-peak filter reads back and ahead, and rings on before and past the input.
@@ -46,7 +48,9 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             fullScale: Self.fullScale(analyzer.file.format.sampleFormat),
             minimumClipRun: analyzer.settings.minimumClipRun,
             silenceThreshold: Float(pow(10, analyzer.settings.silenceThreshold / 20)),
-            finestBitExponent: Self.finestBitExponent(analyzer.file.format.sampleFormat))
+            finestBitExponent: Self.finestBitExponent(analyzer.file.format.sampleFormat),
+            samplesAreFinite: true)  // zeroNonFinite runs first
+        integerSamples = Self.isInteger(analyzer.file.format.sampleFormat)
     }
 
     deinit {
@@ -77,6 +81,14 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         case .ulaw: return 32124 / 32768
         case .alaw: return 32256 / 32768
         case .float, .compressed: return 1
+        }
+    }
+
+    /// True for integer PCM, lossless integer codecs, µ-law and A-law.
+    static func isInteger(_ format: SampleFormat) -> Bool {
+        switch format {
+        case .pcm, .lossless, .ulaw, .alaw: return true
+        case .float, .compressed: return false
         }
     }
 
@@ -285,6 +297,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     /// Step 2, continued: NaN and ±∞ (float files) become 0, or they would poison the filters and
     /// FFTs; returns how many of them lay in the chunk's own frames.
     private func zeroNonFinite(_ channel: Int, _ frames: ChunkFrames) -> Int64 {
+        guard !integerSamples else { return 0 }
         let row = row(channel)
         let range = padding..<padding + frames.got
         let counting = frames.offset(frames.present.lowerBound)..<frames.offset(frames.present.upperBound)

@@ -66,6 +66,17 @@ extension LevelStatistics {
             return largest.largestLane
         }
 
+        /// The largest magnitude of the 64 samples at `block`, all finite.
+        static func largestMagnitude(_ block: UnsafePointer<Float>) -> Float {
+            var largest = SIMD4<Float>(repeating: 0)
+            for offset in stride(from: 0, to: blockSize, by: 4) {
+                let value = UnsafeRawPointer(block + offset).loadUnaligned(as: SIMD4<Float>.self)
+                let magnitude = value.replacing(with: -value, where: value .< 0)
+                largest.replace(with: magnitude, where: magnitude .> largest)
+            }
+            return largest.largestLane
+        }
+
         /// A block of 64 finite samples at `start`, whose largest magnitude is `largestMagnitude`.
         mutating func block(_ samples: UnsafePointer<Float>, _ start: Int, largestMagnitude: Float) {
             let block = samples + start
