@@ -208,7 +208,9 @@ struct ScanCLITests {
         let scratch = ScratchDirectory("scan-kill")
         let tree = try makeTree(scratch, seed: 13)
         let reference = scratch.file("reference.db"), interrupted = scratch.file("interrupted.db")
-        _ = try signalpath("scan", tree.root, "--db", reference, "--jobs", "2")
+        let started = Date()
+        _ = try signalpath("scan", tree.root, "--db", reference, "--jobs", "1")
+        let uninterrupted = Date().timeIntervalSince(started)
         var generator = SeededGenerator(seed: 2026)
         var counts: [Int] = []
         for _ in 0..<3 {
@@ -218,8 +220,10 @@ struct ScanCLITests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // Early enough that the first kill lands mid-scan in the optimised test build too.
-            usleep(UInt32.random(in: 30_000...400_000, using: &generator))
+            // At seeded fractions of the uninterrupted run's time, so that the first kill lands
+            // mid-scan however fast the build (fixed delays of up to 0.4 s came after the end once
+            // the library was optimised and the analysis faster).
+            usleep(UInt32(uninterrupted * Double.random(in: 0.1...0.5, using: &generator) * 1_000_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let (stored, integrity) = try rows(interrupted)
