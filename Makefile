@@ -57,8 +57,9 @@ setup:
 
 # The Swift runtime linked in: each start saves the dynamic loading and relocation of its
 # libraries (signalpath --version 11.8 → 8.4 ms, hyperfine on a loaded machine; BENCHMARKS.md).
+RELEASE_BUILD := $(SWIFT) build -c release --product signalpath --static-swift-stdlib
 build: setup
-	$(SWIFT) build -c release --product signalpath --static-swift-stdlib
+	$(RELEASE_BUILD)
 
 # What the formatter checks and rewrites: every Swift file of the three packages.
 SWIFT_SOURCES := Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources Benchmarks/Package.swift Benchmarks/Sources
@@ -110,7 +111,9 @@ demo: build
 # is checked out) builds the products in MAN_CONFIG and the generator (always a debug build, in
 # .build/debug); scripts/manual.py then runs the generator on the binary and repairs what it loses
 # (non-ASCII characters, paragraphs, example blocks).
-MAN_CONFIG ?= release
+# The debug build's --help is the release build's; the manual's plugin, given the release
+# configuration, relinked the release binary without the static runtime that `build` links in.
+MAN_CONFIG ?= debug
 MAN_DIR := .build/man
 man:
 	$(SWIFT) package plugin generate-manual --configuration $(MAN_CONFIG) >/dev/null
