@@ -158,7 +158,7 @@ struct CheckCLITests {
         let csv = try signalpath("check", "--profile", "ebu-r128", a, b, "--max-dc", "1", "--format", "csv")
         #expect(csv.status == 1)
         let rows = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        #expect(rows.first == ["path", "profile", "rule", "measured", "unit", "min", "max", "passed", "file_passed", "gain_db", "limiting_db"])
+        #expect(rows.first == ["path", "profile", "rule", "measured", "unit", "min", "max", "passed", "file_passed", "gain_db", "limiting_db", "finding"])
         #expect(rows.count == 1 + 2 * 3, "\(csv.stdout)")
         #expect(rows.dropFirst().map { $0[2] } == ["integrated_loudness", "true_peak", "dc_offset", "integrated_loudness", "true_peak", "dc_offset"])
         #expect(rows[1][0] == a && rows[1][8] == "true" && rows[4][8] == "false" && rows[4][7] == "false")

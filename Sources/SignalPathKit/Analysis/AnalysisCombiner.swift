@@ -15,6 +15,7 @@ final class AnalysisCombiner {
     /// Per channel and bin: the in-band power of the segments whose strongest in-band bin it was.
     private var strongestBins: [Double]
     private var stereo: StereoImage.Sums?
+    private var edges: SpectralEdgeStatistics?
     private var segments = 0
     private var framesDone: Int64 = 0
     /// Whole sub-blocks handed to `subBlocks` so far.
@@ -87,6 +88,9 @@ final class AnalysisCombiner {
         let bins = analyzer.spectrum.fftSize / 2 + 1
         for (index, strongest) in chunk.strongestBins.enumerated() { strongestBins[index % channels * bins + strongest.bin] += strongest.power }
         if let sums = chunk.stereo { stereo?.merge(sums) }
+        if let chunkEdges = chunk.edges {
+            if edges == nil { edges = chunkEdges } else { edges!.merge(chunkEdges) }
+        }
         segments += chunk.segments
         framesDone = max(framesDone, chunk.frames.upperBound)
         endOfInput = chunk.endOfInput ?? endOfInput
@@ -152,8 +156,9 @@ final class AnalysisCombiner {
                     } ?? .none))
         }
         var overall = SpectralFindings.none
+        var mean: [Double] = []
         if let spectrum, channels > 0 {
-            let mean = (0..<spectrum.binCount).map { bin in meanSquare.reduce(0) { $0 + $1[bin] } / Double(channels) }
+            mean = (0..<spectrum.binCount).map { bin in meanSquare.reduce(0) { $0 + $1[bin] } / Double(channels) }
             var combined = spectrum
             combined.channelNames = ["overall"]
             combined.power = [(0..<spectrum.binCount).map { bin in spectrum.power.reduce(0) { $0 + $1[bin] } / Double(channels) }]
@@ -171,10 +176,16 @@ final class AnalysisCombiner {
                 fftSize: analyzer.spectrum.fftSize, sampleRate: file.format.sampleRate,
                 identityTolerance: StereoImage.identityTolerance(file.format.sampleFormat))
         }
+        var authenticity: Authenticity? = nil
+        if let spectrum, let edges, !mean.isEmpty {
+            authenticity = Authenticity(
+                meanSquare: mean, binWidth: spectrum.binWidth, edges: edges, format: file.format,
+                bitsInUse: analyses.compactMap(\.effectiveBits).max(), monoAsStereo: image?.monoAsStereo)
+        }
         let allSilent = (keepsBlockLevels ? 0..<wholeSubBlocks : 0..<0).filter { block in (0..<channels).allSatisfy { blockMeanSquare(block, $0) < threshold } }
         return SignalAnalysis(
             path: file.path, format: file.format, frames: frames, settings: settings, spectrumParameters: analyzer.spectrum,
-            channels: analyses, loudness: loudness, stereo: image, spectrum: spectrum, overall: overall,
+            channels: analyses, loudness: loudness, stereo: image, spectrum: spectrum, overall: overall, authenticity: authenticity,
             leadingSilence: analyses.map(\.leadingSilence).min() ?? 0,
             trailingSilence: analyses.map(\.trailingSilence).min() ?? 0,
             silentFraction: wholeSubBlocks == 0 || !keepsBlockLevels ? nil : Double(allSilent.count) / Double(wholeSubBlocks))

@@ -12,6 +12,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     /// (`process(_:)`).
     private let window: FrameWindow?
     private let transform: SegmentTransform
+    /// Where each segment's content ends (authenticity's evidence); nil for a loudness pass.
+    private let edgeProbe: SpectralEdgeProbe?
     private let meter: TruePeakMeter
     private let rules: LevelStatistics.Rules
     /// True for formats of integer codes, which decode to finite samples only.
@@ -40,7 +42,11 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         rowLength = capacity + 2 * padding
         planar = .allocate(capacity: rowLength * channels)
         planar.initialize(repeating: 0)
-        transform = SegmentTransform(fftSize: spectrum.fftSize, window: WindowTable.shared(spectrum.window, size: spectrum.windowSize))
+        let windowTable = WindowTable.shared(spectrum.window, size: spectrum.windowSize)
+        transform = SegmentTransform(fftSize: spectrum.fftSize, window: windowTable)
+        edgeProbe =
+            analyzer.scope == .everything
+            ? SpectralEdgeProbe(fftSize: spectrum.fftSize, windowSum: windowTable.sum, sampleRate: analyzer.file.format.sampleRate) : nil
         pairSpectrum = [Float](repeating: 0, count: analyzer.stereoPair == nil ? 0 : 2 * transform.binCount)
         crossReal = [Float](repeating: 0, count: analyzer.stereoPair == nil ? 0 : transform.binCount)
         crossImaginary = crossReal
@@ -165,7 +171,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             power: [Double](repeating: 0, count: analyzer.scope == .everything ? transform.binCount * channels : 0),
             strongestBins: [(bin: Int, power: Double)](
                 repeating: (0, 0), count: analyzer.distortionBins == nil ? 0 : segmentStarts.count * channels),
-            stereo: analyzer.stereoPair.map { _ in StereoImage.Sums(bins: transform.binCount) }, segments: segmentStarts.count,
+            stereo: analyzer.stereoPair.map { _ in StereoImage.Sums(bins: transform.binCount) },
+            edges: edgeProbe.map { SpectralEdgeStatistics(bandCount: $0.bandCount) }, segments: segmentStarts.count,
             frames: frames.present, endOfInput: frames.endOfInput)
         for channel in 0..<channels {
             result.nonFiniteSamples.append(zeroNonFinite(channel, frames))
@@ -177,10 +184,12 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             result.truePeaks.append(truePeak.peak)
             result.truePeakFrames.append(truePeak.frame)
             if let pair = analyzer.stereoPair, channel == pair.left || channel == pair.right { continue }
-            addSegments(channel, frames, starts: segmentStarts, power: &result.power, strongestBins: &result.strongestBins)
+            addSegments(channel, frames, starts: segmentStarts, power: &result.power, strongestBins: &result.strongestBins, edges: &result.edges)
         }
         if let pair = analyzer.stereoPair {
-            measurePair(pair, frames, starts: segmentStarts, sums: &result.stereo!, power: &result.power, strongestBins: &result.strongestBins)
+            measurePair(
+                pair, frames, starts: segmentStarts, sums: &result.stereo!, power: &result.power, strongestBins: &result.strongestBins,
+                edges: &result.edges)
         }
         addWeightedEnergy(frames, energy: &result.weightedEnergy)
         return result
@@ -343,9 +352,11 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
 
     /// Step 5: the |X|² of the channel's segments that start in the chunk, summed into its bins of
     /// `power` (per channel and bin, bins fastest); each segment's strongest in-band bin and
-    /// in-band power into `strongestBins` (per segment and channel, channel fastest).
+    /// in-band power into `strongestBins` (per segment and channel, channel fastest); where its
+    /// content ends into `edges`.
     private func addSegments(
-        _ channel: Int, _ frames: ChunkFrames, starts: [Int64], power: inout [Double], strongestBins: inout [(bin: Int, power: Double)]
+        _ channel: Int, _ frames: ChunkFrames, starts: [Int64], power: inout [Double], strongestBins: inout [(bin: Int, power: Double)],
+        edges: inout SpectralEdgeStatistics?
     ) {
         // A loudness pass has no segments, and no bins to sum them into.
         guard !starts.isEmpty else { return }
@@ -357,6 +368,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
                 transform.transform(row, firstFrame: frames.offset(start), channels: 1, channel: 0)
                 transform.combine(into: channelPower, .mean)
                 if let band = analyzer.distortionBins { strongestBins[segment * channels + channel] = transform.strongestBin(in: band) }
+                probeEdges(into: &edges)
             }
         }
     }
@@ -366,7 +378,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     /// `addSegments` adds it) the segment's cross-spectrum conj(X_L)·X_R is summed.
     private func measurePair(
         _ pair: (left: Int, right: Int), _ frames: ChunkFrames, starts: [Int64], sums: inout StereoImage.Sums, power: inout [Double],
-        strongestBins: inout [(bin: Int, power: Double)]
+        strongestBins: inout [(bin: Int, power: Double)], edges: inout SpectralEdgeStatistics?
     ) {
         sums.add(samples(pair.left, frames.present, frames), samples(pair.right, frames.present, frames))
         let bins = transform.binCount
@@ -382,10 +394,12 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
                 transform.transform(leftRow, firstFrame: frames.offset(start), channels: 1, channel: 0)
                 transform.combine(into: leftPower, .mean)
                 if let band = analyzer.distortionBins { strongestBins[segment * channels + pair.left] = transform.strongestBin(in: band) }
+                probeEdges(into: &edges)
                 pairSpectrum.withUnsafeMutableBufferPointer { kept in transform.withSpectrum { _ = kept.update(fromContentsOf: $0) } }
                 transform.transform(rightRow, firstFrame: frames.offset(start), channels: 1, channel: 0)
                 transform.combine(into: rightPower, .mean)
                 if let band = analyzer.distortionBins { strongestBins[segment * channels + pair.right] = transform.strongestBin(in: band) }
+                probeEdges(into: &edges)
                 pairSpectrum.withUnsafeBufferPointer { kept in
                     crossReal.withUnsafeMutableBufferPointer { real in
                         crossImaginary.withUnsafeMutableBufferPointer { imaginary in
@@ -396,6 +410,12 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             }
         }
         crossReal.withUnsafeBufferPointer { real in crossImaginary.withUnsafeBufferPointer { sums.addCross(real: real, imaginary: $0) } }
+    }
+
+    /// Step 5, for every segment: the last transform's edge and holes into `edges`.
+    private func probeEdges(into edges: inout SpectralEdgeStatistics?) {
+        guard let edgeProbe, edges != nil else { return }
+        transform.power.withUnsafeBufferPointer { edgeProbe.add($0, to: &edges!) }
     }
 
     /// Step 6: K-weighted energy per sub-block, summed over channels with their BS.1770 weights.

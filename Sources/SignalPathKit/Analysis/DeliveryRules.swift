@@ -16,6 +16,8 @@ public struct DeliveryRules: Sendable, Equatable {
     public var maximumSilence: Double?
     /// Maximum |DC offset| of any channel, percent of full scale.
     public var maximumDCOffsetPercent: Double?
+    /// Refuse files whose authenticity verdict is a lossy or upsampled origin.
+    public var requiresLosslessOrigin = false
 
     /// The profile's limits (none without one).
     public init(profile: DeliveryProfile? = nil) {
@@ -34,6 +36,7 @@ public struct DeliveryRules: Sendable, Equatable {
         if maximumClippedSamples != nil { rules.append(.clippedSamples) }
         if maximumSilence != nil { rules.append(.longestSilence) }
         if maximumDCOffsetPercent != nil { rules.append(.dcOffset) }
+        if requiresLosslessOrigin { rules.append(.losslessOrigin) }
         return rules
     }
 }
@@ -46,6 +49,7 @@ public enum DeliveryRule: String, Sendable, CaseIterable {
     case clippedSamples = "clipped_samples"
     case longestSilence = "longest_silence"
     case dcOffset = "dc_offset"
+    case losslessOrigin = "lossless_origin"
 
     public var unit: String {
         switch self {
@@ -55,6 +59,7 @@ public enum DeliveryRule: String, Sendable, CaseIterable {
         case .clippedSamples: return "samples"
         case .longestSilence: return "s"
         case .dcOffset: return "%"
+        case .losslessOrigin: return ""
         }
     }
 
@@ -67,6 +72,7 @@ public enum DeliveryRule: String, Sendable, CaseIterable {
         case .clippedSamples: return "clipped samples"
         case .longestSilence: return "longest silence"
         case .dcOffset: return "DC offset"
+        case .losslessOrigin: return "lossless origin"
         }
     }
 }

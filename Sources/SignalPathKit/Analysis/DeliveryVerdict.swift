@@ -14,6 +14,8 @@ public struct DeliveryVerdict: Sendable {
         public var minimum: Double?
         public var maximum: Double?
         public var passed: Bool
+        /// What a rule without a number found (the authenticity verdict).
+        public var finding: String? = nil
     }
 
     public var path: String
@@ -69,6 +71,13 @@ public struct DeliveryVerdict: Sendable {
             case .dcOffset:
                 let largest = analysis.channels.map { abs($0.dcOffset) * 100 }.max()
                 add(rule, largest, maximum: rules.maximumDCOffsetPercent)
+            case .losslessOrigin:
+                // Too short for a spectrum segment: nothing speaks against it.
+                let verdict = analysis.authenticity?.verdict ?? .inconclusive
+                outcomes.append(
+                    Outcome(
+                        rule: rule, measured: nil, minimum: nil, maximum: nil, passed: verdict != .lossyOrigin && verdict != .upsampled,
+                        finding: verdict.rawValue))
             }
         }
         self.outcomes = outcomes

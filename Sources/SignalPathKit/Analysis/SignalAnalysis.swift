@@ -15,6 +15,9 @@ public struct SignalAnalysis: Sendable {
     public var spectrum: PowerSpectrum?
     /// Tones, distortion and spectral summary of the channels' mean power.
     public var overall: SpectralFindings
+    /// Whether the file is what it claims (lossy or upsampled origin, padded bits); nil without a
+    /// spectrum segment.
+    public var authenticity: Authenticity?
     /// Leading and trailing time in which every channel is silent, and the fraction of 100 ms
     /// blocks in which every channel is.
     public var leadingSilence: Double

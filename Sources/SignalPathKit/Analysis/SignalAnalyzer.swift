@@ -150,6 +150,8 @@ struct AnalysisChunk: Sendable {
     var strongestBins: [(bin: Int, power: Double)]
     /// The stereo pair's sums over the chunk's own frames and segments; nil without a pair.
     var stereo: StereoImage.Sums?
+    /// Where the segments' content ends, over all channels; nil for a loudness pass.
+    var edges: SpectralEdgeStatistics?
     var segments: Int
     /// Frames analysed, relative to the range.
     var frames: Range<Int64>

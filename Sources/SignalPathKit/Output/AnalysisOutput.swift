@@ -114,6 +114,7 @@ extension SignalAnalysis {
                     "true_peak_dbtp": .number(Self.rounded(truePeak, 2)),
                 ])),
             .init("stereo", stereo.map { stereoJSON($0) } ?? .null),
+            .init("authenticity", authenticity.map { authenticityJSON($0) } ?? .null),
         ] + overall.jsonMembers + [.init("conventions", conventions)]
     }
 
@@ -130,6 +131,29 @@ extension SignalAnalysis {
             .init("balance_db", .number(image.balance.map { Self.rounded($0, 2) })),
             .init("mono_loss_db", .number(image.monoLoss.map { Self.rounded($0, 2) })),
             .init("mono_as_stereo", image.monoAsStereo.map { .bool($0) } ?? .null),
+        ])
+    }
+
+    /// The `authenticity` object: the verdict, its flags and the evidence it rests on.
+    private func authenticityJSON(_ found: Authenticity) -> JSONValue {
+        .object([
+            .init("verdict", .string(found.verdict.rawValue)),
+            .init("confidence", .number(Self.rounded(found.confidence, 2))),
+            .init("bit_depth_padded", found.bitDepthPadded.map { .bool($0) } ?? .null),
+            .init("bits_in_use", found.bitsInUse.map { .integer(Int64($0)) } ?? .null),
+            .init("mono_as_stereo", found.monoAsStereo.map { .bool($0) } ?? .null),
+            .init("source_rate_hz", found.sourceRate.map { .integer(Int64($0)) } ?? .null),
+            .init("codec_hint", found.codecHint.map { .string($0) } ?? .null),
+            .init(
+                "evidence",
+                .object([
+                    .init("cutoff_hz", .number(found.cutoff.map { Self.rounded($0, 1) })),
+                    .init("shelf_db_per_third_octave", .number(found.steepness.map { Self.rounded($0, 2) })),
+                    .init("above_cutoff_vs_floor_db", .number(found.levelAboveCutoff.map { Self.rounded($0, 2) })),
+                    .init("cutoff_constancy", .number(found.cutoffConstancy.map { Self.rounded($0, 4) })),
+                    .init("edge_fraction", .number(Self.rounded(found.edgeFraction, 4))),
+                    .init("hole_fraction", .number(found.holeFraction.map { Self.rounded($0, 5) })),
+                ])),
         ])
     }
 
@@ -206,6 +230,7 @@ extension SignalAnalysis {
                     "reference": .string(SpectrumScale.dbfs.reference),
                 ])),
             .init("stereo", .string(Self.stereoRule(searchedLag: stereo?.searchedLag))),
+            .init("authenticity", .string(Authenticity.rule)),
             .init(
                 "tones",
                 .string(
@@ -241,6 +266,7 @@ extension SignalAnalysis {
                 "centroid_hz", "rolloff_hz", "flatness", "bandwidth_hz",
                 "stereo_correlation", "stereo_delay_samples", "stereo_polarity_inverted", "stereo_balance_db", "stereo_mono_loss_db",
                 "mono_as_stereo",
+                "authenticity", "authenticity_confidence", "cutoff_hz", "source_rate_hz", "codec_hint", "bit_depth_padded",
             ]
     }
 
@@ -265,6 +291,9 @@ extension SignalAnalysis {
                         field(summary?.centroid, 1), field(summary?.rolloff, 1), field(summary?.flatness, 6), field(summary?.bandwidth, 1),
                         field(stereo?.correlation, 4), field(stereo?.delaySamples, 2), stereo?.polarityInverted.map { String($0) } ?? "",
                         field(stereo?.balance, 2), field(stereo?.monoLoss, 2), stereo?.monoAsStereo.map { String($0) } ?? "",
+                        authenticity?.verdict.rawValue ?? "", field(authenticity?.confidence, 2), field(authenticity?.cutoff, 1),
+                        authenticity?.sourceRate.map { String($0) } ?? "", authenticity?.codecHint ?? "",
+                        authenticity?.bitDepthPadded.map { String($0) } ?? "",
                     ])
         }
     }

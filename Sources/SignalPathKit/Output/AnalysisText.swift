@@ -52,6 +52,22 @@ extension SignalAnalysis {
             stereoRow("Mono as stereo", stereo.monoAsStereo.map { $0 ? "yes" : "no" })
         }
 
+        if let authenticity {
+            lines.append("")
+            lines.append("  Authenticity")
+            func authenticityRow(_ label: String, _ value: String?) { row("    " + label, [value ?? "-"]) }
+            var verdict = String(authenticity.verdict.rawValue.map { $0 == "_" ? " " : $0 })
+            if let source = authenticity.sourceRate { verdict += " from \(UnitFormat.frequency(Double(source)))" }
+            authenticityRow("Verdict", verdict + " (confidence \(UnitFormat.fixed(authenticity.confidence, 2)))")
+            authenticityRow("Codec hint", authenticity.codecHint.map { TerminalText.sanitized($0) + " (a hint)" })
+            authenticityRow("Cut-off", authenticity.cutoff.map { UnitFormat.frequency($0.rounded(toPlaces: 0)) })
+            authenticityRow("  shelf", authenticity.steepness.map { UnitFormat.fixed($0, 1) + " dB per 1/3 octave" })
+            authenticityRow("  above it", authenticity.levelAboveCutoff.map { UnitFormat.fixed($0, 1) + " dB vs the floor below" })
+            authenticityRow("  constancy", authenticity.cutoffConstancy.map { UnitFormat.fixed($0 * 100, 1) + " % of edged frames" })
+            authenticityRow("Bits padded", authenticity.bitDepthPadded.map { padded in
+                padded ? "yes (\(authenticity.bitsInUse ?? 0) of \(format.sampleFormat.bitDepth ?? 0) bits in use)" : "no" })
+        }
+
         if !overall.tones.isEmpty {
             lines.append("")
             lines.append("  Tones" + (channels.count > 1 ? " (mean of the channels)" : ""))

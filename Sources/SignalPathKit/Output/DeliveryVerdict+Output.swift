@@ -47,6 +47,7 @@ extension DeliveryVerdict {
                             .init("min", .number(Self.rounded(outcome.minimum, decimals))),
                             .init("max", .number(Self.rounded(outcome.maximum, decimals))),
                             .init("passed", .bool(outcome.passed)),
+                            .init("finding", outcome.finding.map { .string($0) } ?? .null),
                         ])
                     })),
             .init("conventions", conventions),
@@ -71,6 +72,12 @@ extension DeliveryVerdict {
         if rules.maximumClippedSamples != nil {
             members.append(.init("clipping", .string("samples in runs of consecutive full-scale samples, summed over the channels, as analyze counts them")))
         }
+        if rules.requiresLosslessOrigin {
+            members.append(
+                .init(
+                    "lossless_origin",
+                    .string("fails on analyze's authenticity verdict lossy_origin or upsampled; lossless_origin and inconclusive pass (" + Authenticity.rule + ")")))
+        }
         if rules.maximumDCOffsetPercent != nil {
             members.append(.init("dc_offset", .string("the largest |mean sample value| of any channel, percent of full scale")))
         }
@@ -79,7 +86,7 @@ extension DeliveryVerdict {
 
     // MARK: CSV
 
-    public static let csvHeader = ["path", "profile", "rule", "measured", "unit", "min", "max", "passed", "file_passed", "gain_db", "limiting_db"]
+    public static let csvHeader = ["path", "profile", "rule", "measured", "unit", "min", "max", "passed", "file_passed", "gain_db", "limiting_db", "finding"]
 
     /// One record per rule.
     public func appendRows(to table: inout DelimitedText) {
@@ -92,7 +99,7 @@ extension DeliveryVerdict {
             table.append([
                 path, rules.profile?.name ?? "", outcome.rule.rawValue, field(outcome.measured, decimals), outcome.rule.unit,
                 field(outcome.minimum, decimals), field(outcome.maximum, decimals), String(outcome.passed), String(passed),
-                field(gain, 2), field(limitingNeeded, 2),
+                field(gain, 2), field(limitingNeeded, 2), outcome.finding ?? "",
             ])
         }
     }
@@ -107,8 +114,10 @@ extension DeliveryVerdict {
         var lines: [String] = []
         let profile = rules.profile.map { " · " + $0.name } ?? ""
         lines.append(TerminalText.sanitized(path) + profile + " · " + (passed ? "passed" : "FAILED"))
-        func value(_ number: Double?, _ rule: DeliveryRule) -> String {
-            guard let number else { return "-" }
+        func value(_ outcome: Outcome) -> String {
+            if let finding = outcome.finding { return finding }
+            let rule = outcome.rule
+            guard let number = outcome.measured else { return "-" }
             let text = rule == .clippedSamples ? UnitFormat.grouped(Int64(number)) : UnitFormat.fixed(number, Self.decimals(rule))
             return text + " " + rule.unit
         }
@@ -127,7 +136,7 @@ extension DeliveryVerdict {
         }
         for outcome in outcomes {
             lines.append(
-                "  " + pad(outcome.rule.label, 20) + pad(value(outcome.measured, outcome.rule), 16, right: true) + "   "
+                "  " + pad(outcome.rule.label, 20) + pad(value(outcome), 16, right: true) + "   "
                     + pad(limit(outcome), 20) + (outcome.passed ? passMark : failMark))
         }
         if let gain {

@@ -38,14 +38,22 @@ struct CheckOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Maximum DC offset of any channel, percent of full scale.", valueName: "percent"), transform: OptionValue.percent)
     var maxDc: Double?
 
+    @Flag(
+        name: .long,
+        help: "Fail files that analyze's authenticity verdict calls lossy_origin or upsampled (docs/AUTHENTICITY.md).")
+    var requireLosslessOrigin = false
+
     @Option(
         name: .long,
         help: ArgumentHelp("With --max-clipped: clipping is runs of at least this many consecutive full-scale samples (default: 3).", valueName: "n"))
     var clipRun: Int?
 
     func validate() throws {
-        if profile == nil && targetLufs == nil && maxTruePeak == nil && maxLra == nil && maxClipped == nil && maxSilence == nil && maxDc == nil {
-            throw ValidationError("Name a --profile or at least one rule (--target-lufs, --max-true-peak, --max-lra, --max-clipped, --max-silence, --max-dc).")
+        if profile == nil && targetLufs == nil && maxTruePeak == nil && maxLra == nil && maxClipped == nil && maxSilence == nil && maxDc == nil
+            && !requireLosslessOrigin
+        {
+            throw ValidationError(
+                "Name a --profile or at least one rule (--target-lufs, --max-true-peak, --max-lra, --max-clipped, --max-silence, --max-dc, --require-lossless-origin).")
         }
         if targetLufs != nil && tolerance == nil && profile == nil {
             throw ValidationError("--target-lufs needs a --tolerance (there is no profile to take it from).")
@@ -67,6 +75,7 @@ struct CheckOptions: ParsableArguments {
         rules.maximumClippedSamples = maxClipped
         rules.maximumSilence = maxSilence
         rules.maximumDCOffsetPercent = maxDc
+        rules.requiresLosslessOrigin = requireLosslessOrigin
         return rules
     }
 

@@ -1,0 +1,228 @@
+/// Is the file what it claims: a judgement of its origin from the averaged spectrum and the
+/// segments' edges, with the evidence as named numbers (docs/AUTHENTICITY.md has each rule, its
+/// failure modes and the corpus results behind the thresholds).
+public struct Authenticity: Sendable, Equatable {
+    public enum Verdict: String, Sendable, CaseIterable {
+        /// No sign of a codec or a resampler: content reaches the file's own band edge.
+        case losslessOrigin = "lossless_origin"
+        /// A fixed shelf below Nyquist, steep, with nothing above it, in most frames: a lossy
+        /// codec's low-pass (or a brick-wall filter: see the document's failure modes).
+        case lossyOrigin = "lossy_origin"
+        /// Content ends where a lower standard rate's Nyquist frequency lies, with an anti-imaging
+        /// filter's shape.
+        case upsampled
+        /// Band-limited content that could be either (speech, old or dull recordings).
+        case inconclusive
+    }
+
+    public var verdict: Verdict
+    /// 0–1: how strongly the evidence points to the verdict.
+    public var confidence: Double
+    /// Where the averaged spectrum's shelf lies (the level halfway between the bands before and
+    /// after it), Hz; nil without a shelf of at least `SpectralEdgeStatistics.stepDecibels`.
+    public var cutoff: Double?
+    /// Level of the third octave below the cut-off minus that of the third octave above it, dB.
+    public var steepness: Double?
+    /// Level just above the cut-off (to a third octave) relative to the noise floor below it
+    /// (the 10th percentile of the bands from 1 kHz to the cut-off), dB: codecs leave less than
+    /// the floor, natural roll-off about the floor or more.
+    public var levelAboveCutoff: Double?
+    /// Of the segments with a sharp edge, the fraction whose edge lies within two bands of the
+    /// cut-off: 1 when every frame is cut at one frequency.
+    public var cutoffConstancy: Double?
+    /// Segments with a sharp edge anywhere, of those with content.
+    public var edgeFraction: Double
+    /// Band groups above 4 kHz switched off between loud neighbours, of those examined; nil when
+    /// none were.
+    public var holeFraction: Double?
+    /// For `upsampled`: the rate the content points to.
+    public var sourceRate: Int?
+    /// Where the evidence points to a codec family: a hint, not a finding.
+    public var codecHint: String?
+    /// Bits in use (the most of any channel) below the container's bit depth.
+    public var bitDepthPadded: Bool?
+    public var bitsInUse: Int?
+    /// Both channels identical (the stereo image's test).
+    public var monoAsStereo: Bool?
+
+    // The thresholds: each tuned on the corpus of `Tests/Reference/authenticity_corpus.py`
+    // (docs/AUTHENTICITY.md, "Corpus results").
+    /// A shelf steeper than this (dB per third octave) can be a codec's or a resampler's.
+    public static let steepShelf = 30.0
+    /// Above the cut-off, at most this much over the floor below it.
+    public static let emptyAbove = -10.0
+    /// A cut-off at or above this fraction of Nyquist is the file's own anti-aliasing filter.
+    public static let ownBandEdge = 0.955
+    /// The least constancy of a codec's cut-off.
+    public static let constantCutoff = 0.5
+    /// Half the standard rates: a shelf just below one of these (`upsampleWindow` of it) that is
+    /// well below the file's Nyquist points to an upsample from twice it.
+    public static let standardNyquists = [4000, 5512, 8000, 11025, 16000, 22050, 24000, 44100, 48000]
+    public static let upsampleWindow = 0.94...1.01
+
+    /// The rule behind the verdict, for `conventions`.
+    public static var rule: String {
+        "cut-off: the steepest shelf of the channels' mean spectrum in 256 equal bands (>= \(UnitFormat.shortest(SpectralEdgeStatistics.stepDecibels)) dB); "
+            + "lossy_origin: shelf >= \(UnitFormat.shortest(steepShelf)) dB per third octave below \(UnitFormat.shortest(ownBandEdge * 100)) % of Nyquist, "
+            + "<= \(UnitFormat.shortest(emptyAbove)) dB over the floor above it, and the same edge in >= \(UnitFormat.shortest(constantCutoff * 100)) % of the segments with one; "
+            + "upsampled: such a shelf at \(UnitFormat.shortest(upsampleWindow.lowerBound * 100))-\(UnitFormat.shortest(upsampleWindow.upperBound * 100)) % of a lower standard rate's Nyquist; "
+            + "lossless_origin: content to the file's band edge; inconclusive: band-limited without a codec's shelf"
+    }
+
+    /// The verdict on a file of `format` whose channels' mean spectrum is `meanSquare` (FS² per
+    /// bin, a full-scale sine's peak bin = ¼) and whose segments showed `edges`.
+    public init(
+        meanSquare: [Double], binWidth: Double, edges: SpectralEdgeStatistics, format: AudioFormat, bitsInUse: Int?, monoAsStereo: Bool?
+    ) {
+        let sampleRate = format.sampleRate
+        let nyquist = Double(sampleRate) / 2
+        self.bitsInUse = bitsInUse
+        self.monoAsStereo = monoAsStereo
+        bitDepthPadded = Self.isPadded(bitsInUse: bitsInUse, format: format.sampleFormat)
+        edgeFraction = edges.activeSegments > 0 ? Double(edges.segmentsWithEdges) / Double(edges.activeSegments) : 0
+        holeFraction = edges.examinedGroups > 0 ? Double(edges.holeGroups) / Double(edges.examinedGroups) : nil
+        sourceRate = nil
+        codecHint = nil
+        cutoff = nil
+        steepness = nil
+        levelAboveCutoff = nil
+        cutoffConstancy = nil
+        if case .compressed(let codec) = format.sampleFormat {
+            verdict = .lossyOrigin
+            confidence = 1
+            codecHint = codec
+            return
+        }
+        let spectrum = BandedSpectrum(meanSquare: meanSquare, binWidth: binWidth, bands: edges.bandCount)
+        guard edges.activeSegments > 0, let shelf = spectrum.steepestShelf(from: 1000) else {
+            verdict = edges.activeSegments > 0 && spectrum.reachesBandEdge ? .losslessOrigin : .inconclusive
+            confidence = verdict == .losslessOrigin ? max(0.5, 1 - edgeFraction) : 0
+            return
+        }
+        let cutoff = spectrum.crossing(of: shelf)
+        self.cutoff = cutoff
+        let steepness = spectrum.level(from: cutoff * pow(2, -1.0 / 3), to: cutoff * 0.99) - spectrum.level(from: cutoff * 1.01, to: min(cutoff * pow(2, 1.0 / 3), nyquist))
+        self.steepness = steepness
+        let above = spectrum.level(from: cutoff * 1.02, to: min(cutoff * pow(2, 1.0 / 3), nyquist)) - spectrum.floor(from: 1000, to: cutoff)
+        levelAboveCutoff = above
+        let near = max(0, shelf.band - 2)...min(edges.bandCount - 1, shelf.band + 2)
+        let constancy = edges.segmentsWithEdges > 0 ? Double(near.reduce(0) { $0 + edges.edgeCounts[$1] }) / Double(edges.segmentsWithEdges) : 0
+        cutoffConstancy = constancy
+        let shelfLike = steepness >= Self.steepShelf && above <= Self.emptyAbove
+        if cutoff >= Self.ownBandEdge * nyquist {
+            verdict = .losslessOrigin
+            confidence = 0.7
+        } else if shelfLike, let source = Self.standardNyquists.first(where: { Double($0) <= Self.ownBandEdge * nyquist && Self.upsampleWindow.contains(cutoff / Double($0)) }) {
+            verdict = .upsampled
+            sourceRate = 2 * source
+            confidence = min(1, 0.5 + 0.5 * constancy)
+        } else if shelfLike && constancy >= Self.constantCutoff {
+            verdict = .lossyOrigin
+            confidence = min(1, 0.4 * min(1, steepness / 60) + 0.4 * constancy + 0.2 * min(1, 20 * (holeFraction ?? 0)))
+            codecHint = Self.codecHint(cutoff: cutoff, sampleRate: sampleRate, holes: holeFraction ?? 0)
+        } else {
+            verdict = .inconclusive
+            confidence = 0
+        }
+    }
+
+    /// True when fewer bits are in use than the container holds (16 of 24; PCM in a float file).
+    static func isPadded(bitsInUse: Int?, format: SampleFormat) -> Bool? {
+        guard let bitsInUse else { return nil }
+        switch format {
+        case .pcm(let bits, _), .lossless(_, let bits): return bitsInUse < bits
+        case .float(let bits): return bitsInUse <= (bits == 32 ? 24 : 53)
+        case .ulaw, .alaw, .compressed: return nil
+        }
+    }
+
+    /// The family a lossy shelf points to (docs/AUTHENTICITY.md, "Codec hints").
+    static func codecHint(cutoff: Double, sampleRate: Int, holes: Double) -> String? {
+        if sampleRate == 48000 && abs(cutoff - 20_000) < 250 { return "opus" }
+        return nil
+    }
+}
+
+/// A mean spectrum in equal bands, in dB, for finding shelves.
+struct BandedSpectrum {
+    /// Per band: 10·log10 of the mean power per bin, relative to a full-scale sine's peak bin.
+    let levels: [Double]
+    /// Per bin, the same scale (for the fine position of a shelf).
+    let binLevels: [Double]
+    let bandWidth: Double
+    let binWidth: Double
+    let binsPerBand: Int
+
+    struct Shelf {
+        var band: Int
+        /// dB: the four bands before it and the three after its two-band gap.
+        var before: Double
+        var after: Double
+        var drop: Double { before - after }
+    }
+
+    init(meanSquare: [Double], binWidth: Double, bands: Int) {
+        let bins = max(1, (meanSquare.count - 1) / bands)
+        binsPerBand = bins
+        self.binWidth = binWidth
+        bandWidth = Double(bins) * binWidth
+        let tiny = 1e-30
+        binLevels = meanSquare.map { 10 * log10(4 * $0 + tiny) }
+        levels = (0..<bands).map { band in
+            let range = band * bins..<min(meanSquare.count, (band + 1) * bins)
+            return 10 * log10(4 * range.reduce(0) { $0 + meanSquare[$1] } / Double(range.count) + tiny)
+        }
+    }
+
+    /// True when the top band holds content within 40 dB of the loudest band.
+    var reachesBandEdge: Bool {
+        guard let loudest = levels.max(), let top = levels.dropLast().last else { return false }
+        return top >= loudest - 40 && top > SpectralEdgeStatistics.contentDecibels
+    }
+
+    /// The largest drop, at least `stepDecibels`, from bands starting at `lowest` Hz.
+    func steepestShelf(from lowest: Double) -> Shelf? {
+        var best: Shelf? = nil
+        let first = max(4, Int((lowest / bandWidth).rounded(.up)))
+        guard first <= levels.count - 5 else { return nil }
+        for band in first...(levels.count - 5) {
+            let before = levels[band - 4..<band].reduce(0, +) / 4
+            let after = levels[band + 2...band + 4].reduce(0, +) / 3
+            let shelf = Shelf(band: band, before: before, after: after)
+            if shelf.drop >= SpectralEdgeStatistics.stepDecibels && shelf.drop > (best?.drop ?? -.infinity) { best = shelf }
+        }
+        return best
+    }
+
+    /// The highest frequency near `shelf` whose level (over a band's width of bins) is above the
+    /// midpoint of its before and after levels.
+    func crossing(of shelf: Shelf) -> Double {
+        let midpoint = (shelf.before + shelf.after) / 2
+        let low = max(0, (shelf.band - 2) * binsPerBand), high = min(binLevels.count - 1, (shelf.band + 5) * binsPerBand)
+        let reach = max(1, binsPerBand / 2)
+        var crossing = low
+        for bin in low...high {
+            let window = max(0, bin - reach)...min(binLevels.count - 1, bin + reach)
+            let mean = window.reduce(0) { $0 + binLevels[$1] } / Double(window.count)
+            if mean >= midpoint { crossing = bin }
+        }
+        return Double(crossing) * binWidth
+    }
+
+    /// The mean level (dB of the mean power per bin) of the bins from `low` to `high` Hz (the bin
+    /// nearest `low` when that is no bin).
+    func level(from lowest: Double, to highest: Double) -> Double {
+        let low = max(1, Int((lowest / binWidth).rounded())), high = min(binLevels.count, Int((highest / binWidth).rounded()))
+        guard low < high else { return binLevels[min(binLevels.count - 1, low)] }
+        let power = (low..<high).reduce(0.0) { $0 + pow(10, binLevels[$1] / 10) } / Double(high - low)
+        return 10 * log10(power)
+    }
+
+    /// The 10th percentile of the band levels from `lowest` to `highest` Hz.
+    func floor(from lowest: Double, to highest: Double) -> Double {
+        let low = max(0, Int(lowest / bandWidth)), high = min(levels.count, Int(highest / bandWidth))
+        guard low < high else { return levels[min(levels.count - 1, low)] }
+        let sorted = levels[low..<high].sorted()
+        return sorted[Int(Double(sorted.count - 1) * 0.1)]
+    }
+}

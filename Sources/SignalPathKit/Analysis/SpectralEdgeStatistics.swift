@@ -1,0 +1,57 @@
+/// What each spectrum segment of `analyze` shows about where its content ends: the frame-by-frame
+/// evidence behind `Authenticity` (docs/AUTHENTICITY.md).
+///
+/// A segment's |X|² is summed into `bandCount` equal bands from 0 Hz to Nyquist. A **sharp edge**
+/// lies at band e when each of the four bands below it holds content and ≥ `stepDecibels` more
+/// power than any of the three bands above the two-band gap after it: the shelf a codec's low-pass
+/// or a resampler's anti-imaging filter leaves, in one segment. The highest such edge of each
+/// segment is counted in `edgeCounts[e]`: a codec cuts at the same frequency in every frame, while
+/// the top of natural content moves with the music. Requiring every band below to be full keeps a
+/// lone partial (a tone's top harmonic, with nothing between it and the next) from passing for one.
+///
+/// A **hole** is a group of four bands between 4 kHz and the segment's edge whose power lies
+/// ≥ `holeDecibels` under the strongest group on both sides within four groups: bands a
+/// psychoacoustic coder switched off in this frame. Natural music rarely empties 4 bands
+/// (344 Hz at 44.1 kHz) between loud neighbours; sparse synthetic partials do (a failure mode).
+///
+/// Mergeable (sums), so chunks are combined in any grouping with the same result.
+public struct SpectralEdgeStatistics: Sendable, Equatable {
+    /// Bands the segment is split into (fewer when the FFT has fewer bins).
+    public static let maximumBands = 256
+    /// A segment's band must be this far above those past its edge.
+    public static let stepDecibels = 25.0
+    /// Content: a band's power at least this far below a full-scale sine's peak bin (about 20 dB
+    /// above 16-bit quantization noise in a band of 16 bins).
+    public static let contentDecibels = -95.0
+    public static let holeDecibels = 35.0
+    /// Holes are looked for above this frequency, where coders drop bands and music is noise-like.
+    public static let holeFloorHertz = 4000.0
+
+    public var bandCount: Int
+    /// Per band: segments whose highest sharp edge lies there.
+    public var edgeCounts: [Int]
+    /// Segments with content (any band above the content level).
+    public var activeSegments = 0
+    /// Groups of four bands examined for holes (content on both sides), and those that were holes.
+    public var examinedGroups = 0
+    public var holeGroups = 0
+
+    public init(bandCount: Int) {
+        self.bandCount = bandCount
+        edgeCounts = [Int](repeating: 0, count: bandCount)
+    }
+
+    /// The bands for an FFT of `fftSize` points.
+    public static func bandCount(fftSize: Int) -> Int { min(maximumBands, fftSize / 2) }
+
+    /// Segments with a sharp edge anywhere.
+    public var segmentsWithEdges: Int { edgeCounts.reduce(0, +) }
+
+    public mutating func merge(_ other: SpectralEdgeStatistics) {
+        precondition(other.bandCount == bandCount)
+        for band in 0..<bandCount { edgeCounts[band] += other.edgeCounts[band] }
+        activeSegments += other.activeSegments
+        examinedGroups += other.examinedGroups
+        holeGroups += other.holeGroups
+    }
+}
