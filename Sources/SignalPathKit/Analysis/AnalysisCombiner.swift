@@ -179,7 +179,8 @@ final class AnalysisCombiner {
         var authenticity: Authenticity? = nil
         if let spectrum, let edges, !mean.isEmpty {
             authenticity = Authenticity(
-                meanSquare: mean, binWidth: spectrum.binWidth, edges: edges, format: file.format,
+                meanSquare: mean, binWidth: spectrum.binWidth, noiseBandwidth: spectrum.windowSumOfSquares / (spectrum.windowSum * spectrum.windowSum),
+                edges: edges, format: file.format,
                 bitsInUse: analyses.compactMap(\.effectiveBits).max(), monoAsStereo: image?.monoAsStereo)
         }
         let allSilent = (keepsBlockLevels ? 0..<wholeSubBlocks : 0..<0).filter { block in (0..<channels).allSatisfy { blockMeanSquare(block, $0) < threshold } }

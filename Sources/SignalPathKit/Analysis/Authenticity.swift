@@ -19,19 +19,27 @@ public struct Authenticity: Sendable, Equatable {
     /// 0–1: how strongly the evidence points to the verdict.
     public var confidence: Double
     /// Where the averaged spectrum's shelf lies (the level halfway between the bands before and
-    /// after it), Hz; nil without a shelf of at least `SpectralEdgeStatistics.stepDecibels`.
+    /// after it), Hz; nil without a shelf of at least `shelfDrop`.
     public var cutoff: Double?
     /// Level of the third octave below the cut-off minus that of the third octave above it, dB.
     public var steepness: Double?
     /// Level just above the cut-off (to a third octave) relative to the noise floor below it
-    /// (the 10th percentile of the bands from 1 kHz to the cut-off), dB: codecs leave less than
-    /// the floor, natural roll-off about the floor or more.
+    /// (the 10th percentile of the bands from 1 kHz to the cut-off), dB.
     public var levelAboveCutoff: Double?
-    /// Of the segments with a sharp edge, the fraction whose edge lies within two bands of the
-    /// cut-off: 1 when every frame is cut at one frequency.
+    /// The same level relative to the rounding noise of the bits in use (white, q²/12), dB:
+    /// about 0 or less when nothing but rounding lies above the cut-off.
+    public var levelAboveRounding: Double?
+    /// Of the segments with content, the fraction whose content stays at or below the cut-off
+    /// (two bands of margin): 1 when no frame ever reaches past it.
     public var cutoffConstancy: Double?
     /// Segments with a sharp edge anywhere, of those with content.
     public var edgeFraction: Double
+    /// Of the segments with content, those with a sharp edge within two bands of the cut-off.
+    public var edgesAtCutoff: Double?
+    /// Of the segments with content, those whose content reaches the cut-off (two bands of margin).
+    public var reachingCutoff: Double?
+    /// The highest frequency whose band holds more than rounding (`roundingMargin` over it), Hz.
+    public var contentTop: Double?
     /// Band groups above 4 kHz switched off between loud neighbours, of those examined; nil when
     /// none were.
     public var holeFraction: Double?
@@ -47,32 +55,48 @@ public struct Authenticity: Sendable, Equatable {
 
     // The thresholds: each tuned on the corpus of `Tests/Reference/authenticity_corpus.py`
     // (docs/AUTHENTICITY.md, "Corpus results").
+    /// The least drop from the four bands before a shelf to the three after its gap, dB.
+    public static let shelfDrop = 20.0
     /// A shelf steeper than this (dB per third octave) can be a codec's or a resampler's.
     public static let steepShelf = 30.0
-    /// Above the cut-off, at most this much over the floor below it.
-    public static let emptyAbove = -10.0
+    /// Above the cut-off: nothing but rounding (within this many dB of it) ...
+    public static let roundingMargin = 10.0
+    /// ... or this far below the floor under the cut-off (24-bit and float data, whose rounding
+    /// lies far below anything recorded).
+    public static let belowFloor = -30.0
     /// A cut-off at or above this fraction of Nyquist is the file's own anti-aliasing filter.
     public static let ownBandEdge = 0.955
-    /// The least constancy of a codec's cut-off.
-    public static let constantCutoff = 0.5
-    /// Half the standard rates: a shelf just below one of these (`upsampleWindow` of it) that is
-    /// well below the file's Nyquist points to an upsample from twice it.
-    public static let standardNyquists = [4000, 5512, 8000, 11025, 16000, 22050, 24000, 44100, 48000]
-    public static let upsampleWindow = 0.94...1.01
+    /// Half the standard rates: a shelf near one of these (`upsampleWindow` of it) that is well
+    /// below the file's Nyquist points to an upsample from twice it. Sox's and soxr's filters put
+    /// the shelf at 0.94–0.99 of it, FFmpeg's default resampler (which leaks past it) at 1.16–1.17.
+    /// 16 kHz (a 32 kHz source) and 8 kHz are left out: LAME at 96 kbps cuts at 15.2–15.4 kHz and
+    /// low bitrates near 8–11 kHz, and a shelf alone cannot tell those from an upsample.
+    public static let standardNyquists = [11025, 22050, 24000, 44100, 48000]
+    public static let upsampleWindow = 0.94...1.2
+    /// The least share of segments whose content reaches the cut-off: a shelf that frames seldom
+    /// reach (a sweep passing through once) says nothing about a codec or a resampler.
+    public static let leastReach = 0.04
+    /// Natural content reaching the band edge: the top tenth below Nyquist this far over rounding.
+    public static let contentOverRounding = 10.0
 
     /// The rule behind the verdict, for `conventions`.
     public static var rule: String {
-        "cut-off: the steepest shelf of the channels' mean spectrum in 256 equal bands (>= \(UnitFormat.shortest(SpectralEdgeStatistics.stepDecibels)) dB); "
-            + "lossy_origin: shelf >= \(UnitFormat.shortest(steepShelf)) dB per third octave below \(UnitFormat.shortest(ownBandEdge * 100)) % of Nyquist, "
-            + "<= \(UnitFormat.shortest(emptyAbove)) dB over the floor above it, and the same edge in >= \(UnitFormat.shortest(constantCutoff * 100)) % of the segments with one; "
-            + "upsampled: such a shelf at \(UnitFormat.shortest(upsampleWindow.lowerBound * 100))-\(UnitFormat.shortest(upsampleWindow.upperBound * 100)) % of a lower standard rate's Nyquist; "
-            + "lossless_origin: content to the file's band edge; inconclusive: band-limited without a codec's shelf"
+        let percent = { (value: Double) in UnitFormat.shortest(value * 100) }
+        return "cut-off: the largest drop (>= \(UnitFormat.shortest(shelfDrop)) dB) of the channels' mean spectrum in 256 equal bands, from 1 kHz up; "
+            + "a codec's or resampler's shelf: >= \(UnitFormat.shortest(steepShelf)) dB per third octave with nothing above it but rounding "
+            + "(<= \(UnitFormat.shortest(roundingMargin)) dB over the bits in use's q^2/12) or <= \(UnitFormat.shortest(belowFloor)) dB under the floor below it; "
+            + "reached by >= \(percent(leastReach)) % of the segments with content; "
+            + "such a shelf at >= \(percent(ownBandEdge)) % of Nyquist is the file's own anti-aliasing (lossless_origin), at \(percent(upsampleWindow.lowerBound))-\(percent(upsampleWindow.upperBound)) % "
+            + "of a lower standard rate's Nyquist upsampled, elsewhere lossy_origin; without one, lossless_origin when the top tenth of the band holds "
+            + "content >= \(UnitFormat.shortest(contentOverRounding)) dB over rounding, else inconclusive"
     }
 
     /// The verdict on a file of `format` whose channels' mean spectrum is `meanSquare` (FS² per
-    /// bin, a full-scale sine's peak bin = ¼) and whose segments showed `edges`.
+    /// bin, a full-scale sine's peak bin = ¼; the window's Σw²/(Σw)² is `noiseBandwidth`) and
+    /// whose segments showed `edges`.
     public init(
-        meanSquare: [Double], binWidth: Double, edges: SpectralEdgeStatistics, format: AudioFormat, bitsInUse: Int?, monoAsStereo: Bool?
+        meanSquare: [Double], binWidth: Double, noiseBandwidth: Double, edges: SpectralEdgeStatistics, format: AudioFormat, bitsInUse: Int?,
+        monoAsStereo: Bool?
     ) {
         let sampleRate = format.sampleRate
         let nyquist = Double(sampleRate) / 2
@@ -86,7 +110,11 @@ public struct Authenticity: Sendable, Equatable {
         cutoff = nil
         steepness = nil
         levelAboveCutoff = nil
+        levelAboveRounding = nil
         cutoffConstancy = nil
+        edgesAtCutoff = nil
+        reachingCutoff = nil
+        contentTop = nil
         if case .compressed(let codec) = format.sampleFormat {
             verdict = .lossyOrigin
             confidence = 1
@@ -94,35 +122,53 @@ public struct Authenticity: Sendable, Equatable {
             return
         }
         let spectrum = BandedSpectrum(meanSquare: meanSquare, binWidth: binWidth, bands: edges.bandCount)
-        guard edges.activeSegments > 0, let shelf = spectrum.steepestShelf(from: 1000) else {
-            verdict = edges.activeSegments > 0 && spectrum.reachesBandEdge ? .losslessOrigin : .inconclusive
-            confidence = verdict == .losslessOrigin ? max(0.5, 1 - edgeFraction) : 0
+        // Rounding to the bits in use: white noise of q²/12 (full scale ±1, q = 2^(1-bits)), on the same scale.
+        let bits = Double(bitsInUse ?? format.sampleFormat.bitDepth ?? 24)
+        let rounding = 10 * log10(4 * pow(2, 2 * (1 - bits)) / 12 * noiseBandwidth)
+        let hasContentAtTop = spectrum.level(from: 0.9 * nyquist, to: 0.99 * nyquist) - rounding >= Self.contentOverRounding
+        contentTop = spectrum.levels.lastIndex { $0 - rounding > Self.roundingMargin }.map { (Double($0) + 0.5) * spectrum.bandWidth }
+        guard edges.activeSegments > 0, let shelf = spectrum.steepestShelf(from: 1000, drop: Self.shelfDrop) else {
+            verdict = edges.activeSegments > 0 && hasContentAtTop ? .losslessOrigin : .inconclusive
+            confidence = verdict == .losslessOrigin ? 0.6 : 0
             return
         }
         let cutoff = spectrum.crossing(of: shelf)
         self.cutoff = cutoff
-        let steepness = spectrum.level(from: cutoff * pow(2, -1.0 / 3), to: cutoff * 0.99) - spectrum.level(from: cutoff * 1.01, to: min(cutoff * pow(2, 1.0 / 3), nyquist))
+        let steepness =
+            spectrum.level(from: cutoff * pow(2, -1.0 / 3), to: cutoff * 0.99) - spectrum.level(from: cutoff * 1.01, to: min(cutoff * pow(2, 1.0 / 3), nyquist))
         self.steepness = steepness
-        let above = spectrum.level(from: cutoff * 1.02, to: min(cutoff * pow(2, 1.0 / 3), nyquist)) - spectrum.floor(from: 1000, to: cutoff)
-        levelAboveCutoff = above
-        let near = max(0, shelf.band - 2)...min(edges.bandCount - 1, shelf.band + 2)
-        let constancy = edges.segmentsWithEdges > 0 ? Double(near.reduce(0) { $0 + edges.edgeCounts[$1] }) / Double(edges.segmentsWithEdges) : 0
+        let above = spectrum.level(from: cutoff * 1.02, to: min(cutoff * pow(2, 1.0 / 3), nyquist))
+        let overFloor = above - spectrum.floor(from: 1000, to: cutoff)
+        levelAboveCutoff = overFloor
+        levelAboveRounding = above - rounding
+        let cutoffBand = min(edges.bandCount - 1, Int(cutoff / spectrum.bandWidth) + 2)
+        let within = edges.topCounts[...cutoffBand].reduce(0, +)
+        let constancy = Double(within) / Double(edges.activeSegments)
         cutoffConstancy = constancy
-        let shelfLike = steepness >= Self.steepShelf && above <= Self.emptyAbove
+        let near = max(0, cutoffBand - 4)...cutoffBand
+        edgesAtCutoff = Double(near.reduce(0) { $0 + edges.edgeCounts[$1] }) / Double(edges.activeSegments)
+        reachingCutoff = Double(edges.topCounts[max(0, cutoffBand - 4)...].reduce(0, +)) / Double(edges.activeSegments)
+        let emptyAbove = above - rounding <= Self.roundingMargin || overFloor <= Self.belowFloor
+        guard steepness >= Self.steepShelf && emptyAbove && (reachingCutoff ?? 0) >= Self.leastReach else {
+            verdict = hasContentAtTop ? .losslessOrigin : .inconclusive
+            confidence = verdict == .losslessOrigin ? 0.5 : 0
+            return
+        }
+        // Confidence grows with the shelf's steepness and how consistently frames stay below it.
+        let strength = 0.5 * min(1, steepness / 60) + 0.5 * constancy
         if cutoff >= Self.ownBandEdge * nyquist {
             verdict = .losslessOrigin
             confidence = 0.7
-        } else if shelfLike, let source = Self.standardNyquists.first(where: { Double($0) <= Self.ownBandEdge * nyquist && Self.upsampleWindow.contains(cutoff / Double($0)) }) {
+        } else if let source = Self.standardNyquists.first(where: {
+            Double($0) <= Self.ownBandEdge * nyquist && Self.upsampleWindow.contains(cutoff / Double($0))
+        }) {
             verdict = .upsampled
             sourceRate = 2 * source
-            confidence = min(1, 0.5 + 0.5 * constancy)
-        } else if shelfLike && constancy >= Self.constantCutoff {
-            verdict = .lossyOrigin
-            confidence = min(1, 0.4 * min(1, steepness / 60) + 0.4 * constancy + 0.2 * min(1, 20 * (holeFraction ?? 0)))
-            codecHint = Self.codecHint(cutoff: cutoff, sampleRate: sampleRate, holes: holeFraction ?? 0)
+            confidence = strength
         } else {
-            verdict = .inconclusive
-            confidence = 0
+            verdict = .lossyOrigin
+            confidence = strength
+            codecHint = Self.codecHint(cutoff: cutoff, sampleRate: sampleRate, holes: holeFraction ?? 0)
         }
     }
 
@@ -174,14 +220,8 @@ struct BandedSpectrum {
         }
     }
 
-    /// True when the top band holds content within 40 dB of the loudest band.
-    var reachesBandEdge: Bool {
-        guard let loudest = levels.max(), let top = levels.dropLast().last else { return false }
-        return top >= loudest - 40 && top > SpectralEdgeStatistics.contentDecibels
-    }
-
-    /// The largest drop, at least `stepDecibels`, from bands starting at `lowest` Hz.
-    func steepestShelf(from lowest: Double) -> Shelf? {
+    /// The largest drop, at least `drop` dB, from bands starting at `lowest` Hz.
+    func steepestShelf(from lowest: Double, drop: Double) -> Shelf? {
         var best: Shelf? = nil
         let first = max(4, Int((lowest / bandWidth).rounded(.up)))
         guard first <= levels.count - 5 else { return nil }
@@ -189,7 +229,7 @@ struct BandedSpectrum {
             let before = levels[band - 4..<band].reduce(0, +) / 4
             let after = levels[band + 2...band + 4].reduce(0, +) / 3
             let shelf = Shelf(band: band, before: before, after: after)
-            if shelf.drop >= SpectralEdgeStatistics.stepDecibels && shelf.drop > (best?.drop ?? -.infinity) { best = shelf }
+            if shelf.drop >= drop && shelf.drop > (best?.drop ?? -.infinity) { best = shelf }
         }
         return best
     }

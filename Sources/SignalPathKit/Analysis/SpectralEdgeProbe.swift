@@ -29,16 +29,17 @@ public final class SpectralEdgeProbe {
         let count = bands.count, perBand = binsPerBand
         let content = self.content, step = self.step
         bands.withUnsafeMutableBufferPointer { bands in
-            var anyContent = false
+            var top = -1
             for band in 0..<count {
                 var sum: Float = 0
                 let first = band &* perBand
                 for bin in first..<first &+ perBand { sum += power[bin] }
                 bands[band] = sum
-                anyContent = anyContent || sum >= content
+                if sum >= content { top = band }
             }
-            guard anyContent else { return }
+            guard top >= 0 else { return }
             statistics.activeSegments += 1
+            statistics.topCounts[top] += 1
             // The highest edge: four full bands below e, the three after e + 1 all `step` lower.
             var edge: Int? = nil
             var e = count - 5

@@ -14,6 +14,9 @@
 /// psychoacoustic coder switched off in this frame. Natural music rarely empties 4 bands
 /// (344 Hz at 44.1 kHz) between loud neighbours; sparse synthetic partials do (a failure mode).
 ///
+/// A segment's **top** is its highest band holding content: a codec's cut-off bounds every frame's
+/// top, natural content's top moves with the music.
+///
 /// Mergeable (sums), so chunks are combined in any grouping with the same result.
 public struct SpectralEdgeStatistics: Sendable, Equatable {
     /// Bands the segment is split into (fewer when the FFT has fewer bins).
@@ -30,6 +33,8 @@ public struct SpectralEdgeStatistics: Sendable, Equatable {
     public var bandCount: Int
     /// Per band: segments whose highest sharp edge lies there.
     public var edgeCounts: [Int]
+    /// Per band: segments whose highest band with content is that band.
+    public var topCounts: [Int]
     /// Segments with content (any band above the content level).
     public var activeSegments = 0
     /// Groups of four bands examined for holes (content on both sides), and those that were holes.
@@ -39,6 +44,7 @@ public struct SpectralEdgeStatistics: Sendable, Equatable {
     public init(bandCount: Int) {
         self.bandCount = bandCount
         edgeCounts = [Int](repeating: 0, count: bandCount)
+        topCounts = edgeCounts
     }
 
     /// The bands for an FFT of `fftSize` points.
@@ -49,7 +55,10 @@ public struct SpectralEdgeStatistics: Sendable, Equatable {
 
     public mutating func merge(_ other: SpectralEdgeStatistics) {
         precondition(other.bandCount == bandCount)
-        for band in 0..<bandCount { edgeCounts[band] += other.edgeCounts[band] }
+        for band in 0..<bandCount {
+            edgeCounts[band] += other.edgeCounts[band]
+            topCounts[band] += other.topCounts[band]
+        }
         activeSegments += other.activeSegments
         examinedGroups += other.examinedGroups
         holeGroups += other.holeGroups

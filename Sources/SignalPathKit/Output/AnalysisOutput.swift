@@ -150,8 +150,12 @@ extension SignalAnalysis {
                     .init("cutoff_hz", .number(found.cutoff.map { Self.rounded($0, 1) })),
                     .init("shelf_db_per_third_octave", .number(found.steepness.map { Self.rounded($0, 2) })),
                     .init("above_cutoff_vs_floor_db", .number(found.levelAboveCutoff.map { Self.rounded($0, 2) })),
+                    .init("above_cutoff_vs_rounding_db", .number(found.levelAboveRounding.map { Self.rounded($0, 2) })),
                     .init("cutoff_constancy", .number(found.cutoffConstancy.map { Self.rounded($0, 4) })),
                     .init("edge_fraction", .number(Self.rounded(found.edgeFraction, 4))),
+                    .init("edges_at_cutoff", .number(found.edgesAtCutoff.map { Self.rounded($0, 4) })),
+                    .init("reaching_cutoff", .number(found.reachingCutoff.map { Self.rounded($0, 4) })),
+                    .init("content_top_hz", .number(found.contentTop.map { Self.rounded($0, 1) })),
                     .init("hole_fraction", .number(found.holeFraction.map { Self.rounded($0, 5) })),
                 ])),
         ])

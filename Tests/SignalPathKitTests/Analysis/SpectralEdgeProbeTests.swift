@@ -19,11 +19,12 @@ struct SpectralEdgeProbeTests {
 
     /// The rules of `SpectralEdgeStatistics` as its documentation states them, in decibels, band
     /// by band: the highest edge, and the holes below it.
-    static func naive(_ bandPowers: [Double], sampleRate: Int) -> (edge: Int?, examined: Int, holes: Int, active: Bool) {
+    static func naive(_ bandPowers: [Double], sampleRate: Int) -> (edge: Int?, top: Int?, examined: Int, holes: Int, active: Bool) {
         let decibels = bandPowers.map { 10 * log10(max($0, 1e-300)) }
         let bands = decibels.count
         let active = decibels.contains { $0 >= -95 }
-        guard active else { return (nil, 0, 0, false) }
+        guard active else { return (nil, nil, 0, 0, false) }
+        let top = decibels.lastIndex { $0 >= -95 }
         var edge: Int? = nil
         for e in stride(from: bands - 5, through: 4, by: -1) {
             let below = (e - 4..<e).map { decibels[$0] }
@@ -46,7 +47,7 @@ struct SpectralEdgeProbeTests {
             examined += 1
             if around - groupDecibels[group] >= 35 { holes += 1 }
         }
-        return (edge, examined, holes, true)
+        return (edge, top, examined, holes, true)
     }
 
     @Test("edges and holes agree with a band-by-band model in decibels: seeded random spectra")
@@ -70,6 +71,7 @@ struct SpectralEdgeProbeTests {
             let expected = Self.naive(bands, sampleRate: [44100, 48000, 96000][trial % 3])
             #expect(statistics.activeSegments == (expected.active ? 1 : 0), "trial \(trial)")
             #expect(statistics.edgeCounts.firstIndex(of: 1) == expected.edge, "trial \(trial): \(bands)")
+            #expect(statistics.topCounts.firstIndex(of: 1) == expected.top, "trial \(trial)")
             #expect(statistics.examinedGroups == expected.examined && statistics.holeGroups == expected.holes, "trial \(trial): \(bands)")
             withEdges += expected.edge == nil ? 0 : 1
             withHoles += expected.holes > 0 ? 1 : 0
