@@ -168,7 +168,7 @@ public struct Authenticity: Sendable, Equatable {
         } else {
             verdict = .lossyOrigin
             confidence = strength
-            codecHint = Self.codecHint(cutoff: cutoff, sampleRate: sampleRate, holes: holeFraction ?? 0)
+            codecHint = Self.codecHint(cutoff: cutoff, sampleRate: sampleRate)
         }
     }
 
@@ -180,12 +180,6 @@ public struct Authenticity: Sendable, Equatable {
         case .float(let bits): return bitsInUse <= (bits == 32 ? 24 : 53)
         case .ulaw, .alaw, .compressed: return nil
         }
-    }
-
-    /// The family a lossy shelf points to (docs/AUTHENTICITY.md, "Codec hints").
-    static func codecHint(cutoff: Double, sampleRate: Int, holes: Double) -> String? {
-        if sampleRate == 48000 && abs(cutoff - 20_000) < 250 { return "opus" }
-        return nil
     }
 }
 

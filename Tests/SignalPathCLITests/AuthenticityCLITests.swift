@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import SignalPathTestSupport
+
+/// analyze's authenticity verdicts on the small corpus of Tests/Reference/authenticity_corpus.py:
+/// music rendered by fluidsynth, noise, sweeps and synthesized mixes, espeak-ng speech and dull
+/// masters, the same through LAME, FFmpeg's AAC, Vorbis and Opus and decoded back, upsamples by
+/// sox and FFmpeg, padded and mono-as-stereo copies. The truth is how each file was made (the
+/// manifest); the matrix is counted by Tests/Reference/authenticity_matrix.py. `make bench` runs
+/// the large corpus (docs/AUTHENTICITY.md has both matrices).
+@Suite("analyze: authenticity on a generated corpus", .serialized)
+struct AuthenticityCLITests {
+    /// The corpus is kept between runs under .build (the generator skips an up-to-date one).
+    static let corpus = repositoryRoot + "/.build/authenticity-corpus-small"
+
+    static func makeCorpus() throws -> String {
+        let made = try run(
+            try #require(which("python3")), ["\(repositoryRoot)/Tests/Reference/authenticity_corpus.py", "--out", corpus, "--size", "small"],
+            timeout: 300)
+        try #require(made.status == 0, "\(made.stderr)")
+        return corpus
+    }
+
+    @Test("issue 19's rates hold: transcodes called lossy_origin, genuine full-band files never lossy or upsampled, band-limited never lossy, upsamples with their source rate, padded bits and mono copies flagged")
+    func confusionMatrix() throws {
+        let corpus = try Self.makeCorpus()
+        let result = try run(
+            try #require(which("python3")), ["\(repositoryRoot)/Tests/Reference/authenticity_matrix.py", corpus, signalpath, "--jobs", "2"], timeout: 600)
+        try #require(result.status == 0, "\(result.stderr)")
+        let summary = try json(result)
+        let misses = (summary["misses"] as? [[String: Any]] ?? []).map { "\($0["file"] ?? "") (\($0["truth"] ?? "")): \($0["verdict"] ?? "")" }
+        let report = "matrix \(summary["matrix"] ?? ""); misses: \(misses.joined(separator: "; "))"
+        #expect((summary["files"] as? Int ?? 0) >= 90, "the small corpus holds about 100 files")
+        #expect(try #require(summary["transcodes_called_lossy"] as? Double) >= 0.95, "\(report)")
+        #expect(try #require(summary["full_band_called_lossy_or_upsampled"] as? Double) <= 0.02, "\(report)")
+        #expect(try #require(summary["band_limited_called_lossy"] as? Double) <= 0.05, "\(report)")
+        // Sweeps reach their top in too few frames for any verdict, and FFmpeg's default resampler
+        // leaks past the old Nyquist frequency (docs/AUTHENTICITY.md): 18 of 24 here.
+        #expect(try #require(summary["upsampled_with_right_rate"] as? Double) >= 0.7, "\(report)")
+        #expect(summary["padded_flagged"] as? Double == 1, "\(report)")
+        #expect(summary["mono_as_stereo_flagged"] as? Double == 1, "\(report)")
+    }
+
+    @Test("check --require-lossless-origin: exit 1 on a transcode and an upsample with the finding named, 0 on the genuine source; a lossy file itself is lossy_origin")
+    func checkRequiresLosslessOrigin() throws {
+        let corpus = try Self.makeCorpus()
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: corpus + "/manifest.json"))) as? [[String: Any]])
+        func first(_ predicate: ([String: Any]) -> Bool) throws -> String {
+            corpus + "/" + (try #require(manifest.first(where: predicate)?["file"] as? String))
+        }
+        let genuine = try first { $0["truth"] as? String == "lossless_origin" && ($0["source"] as? String ?? "").hasPrefix("pink") }
+        let transcode = try first { $0["codec"] as? String == "mp3" && $0["setting"] as? String == "cbr128" }
+        let upsample = try first { $0["truth"] as? String == "upsampled" && ($0["source"] as? String ?? "").hasPrefix("pink") }
+
+        let pass = try signalpath("check", "--require-lossless-origin", genuine, "--format", "json")
+        #expect(pass.status == 0, "\(pass.stdout)")
+        for (path, finding) in [(transcode, "lossy_origin"), (upsample, "upsampled")] {
+            let fail = try signalpath("check", "--require-lossless-origin", path, "--format", "json")
+            #expect(fail.status == 1 && fail.stderr.isEmpty, "\(path): \(fail.stderr)")
+            let rules = (try json(fail)["files"] as? [[String: Any]])?.first?["rules"] as? [[String: Any]]
+            #expect(rules?.first?["rule"] as? String == "lossless_origin" && rules?.first?["finding"] as? String == finding, "\(rules ?? [])")
+            let text = try signalpath("check", "--require-lossless-origin", path)
+            #expect(text.status == 1 && text.stdout.contains(finding) && text.stdout.contains("FAIL"), "\(text.stdout)")
+        }
+
+        // An MP3 file is lossy by what it is, whatever its spectrum.
+        let scratch = ScratchDirectory("authenticity-mp3")
+        let mp3 = scratch.file("genuine.mp3")
+        let encoded = try run(try #require(which("ffmpeg")), ["-nostdin", "-loglevel", "error", "-i", genuine, "-c:a", "libmp3lame", "-b:a", "320k", mp3])
+        try #require(encoded.status == 0, "\(encoded.stderr)")
+        let lossy = try json(try signalpath("analyze", mp3, "--format", "json"))
+        let authenticity = (lossy["files"] as? [[String: Any]])?.first?["authenticity"] as? [String: Any]
+        #expect(authenticity?["verdict"] as? String == "lossy_origin" && authenticity?["codec_hint"] as? String == "mp3", "\(authenticity ?? [:])")
+    }
+}
