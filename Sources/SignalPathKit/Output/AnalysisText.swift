@@ -55,15 +55,20 @@ extension SignalAnalysis {
         if let authenticity {
             lines.append("")
             lines.append("  Authenticity")
-            func authenticityRow(_ label: String, _ value: String?) { row("    " + label, [value ?? "-"]) }
+            // Rows without a value are left out: a lossy file or one without a shelf has few.
+            func authenticityRow(_ label: String, _ value: String?) { if let value { row("    " + label, [value]) } }
             var verdict = String(authenticity.verdict.rawValue.map { $0 == "_" ? " " : $0 })
             if let source = authenticity.sourceRate { verdict += " from \(UnitFormat.frequency(Double(source)))" }
             authenticityRow("Verdict", verdict + " (confidence \(UnitFormat.fixed(authenticity.confidence, 2)))")
-            authenticityRow("Codec hint", authenticity.codecHint.map { TerminalText.sanitized($0) + " (a hint)" })
+            if case .compressed = format.sampleFormat {
+                authenticityRow("Codec", authenticity.codecHint.map { TerminalText.sanitized($0) + " (the file's own)" })
+            } else {
+                authenticityRow("Codec hint", authenticity.codecHint.map { TerminalText.sanitized($0) + " (a hint)" })
+            }
             authenticityRow("Cut-off", authenticity.cutoff.map { UnitFormat.frequency($0.rounded(toPlaces: 0)) })
             authenticityRow("  shelf", authenticity.steepness.map { UnitFormat.fixed($0, 1) + " dB per 1/3 octave" })
             authenticityRow("  above it", authenticity.levelAboveCutoff.map { UnitFormat.fixed($0, 1) + " dB vs the floor below" })
-            authenticityRow("  constancy", authenticity.cutoffConstancy.map { UnitFormat.fixed($0 * 100, 1) + " % of edged frames" })
+            authenticityRow("  reached by", authenticity.reachingCutoff.map { UnitFormat.fixed($0 * 100, 1) + " % of segments" })
             authenticityRow("Bits padded", authenticity.bitDepthPadded.map { padded in
                 padded ? "yes (\(authenticity.bitsInUse ?? 0) of \(format.sampleFormat.bitDepth ?? 0) bits in use)" : "no" })
         }
