@@ -21,7 +21,9 @@ struct AuthenticityCLITests {
         return corpus
     }
 
-    @Test("issue 19's rates hold: transcodes called lossy_origin, genuine full-band files never lossy or upsampled, band-limited never lossy, upsamples with their source rate, padded bits and mono copies flagged")
+    @Test(
+        "issue 19's rates hold: transcodes called lossy_origin, genuine full-band files never lossy or upsampled, band-limited never lossy, upsamples with their source rate, padded bits and mono copies flagged"
+    )
     func confusionMatrix() throws {
         let corpus = try Self.makeCorpus()
         let result = try run(

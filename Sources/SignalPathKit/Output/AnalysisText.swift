@@ -69,8 +69,11 @@ extension SignalAnalysis {
             authenticityRow("  shelf", authenticity.steepness.map { UnitFormat.fixed($0, 1) + " dB per 1/3 octave" })
             authenticityRow("  above it", authenticity.levelAboveCutoff.map { UnitFormat.fixed($0, 1) + " dB vs the floor below" })
             authenticityRow("  reached by", authenticity.reachingCutoff.map { UnitFormat.fixed($0 * 100, 1) + " % of segments" })
-            authenticityRow("Bits padded", authenticity.bitDepthPadded.map { padded in
-                padded ? "yes (\(authenticity.bitsInUse ?? 0) of \(format.sampleFormat.bitDepth ?? 0) bits in use)" : "no" })
+            authenticityRow(
+                "Bits padded",
+                authenticity.bitDepthPadded.map { padded in
+                    padded ? "yes (\(authenticity.bitsInUse ?? 0) of \(format.sampleFormat.bitDepth ?? 0) bits in use)" : "no"
+                })
         }
 
         if !overall.tones.isEmpty {
