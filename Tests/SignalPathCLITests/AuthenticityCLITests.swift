@@ -39,6 +39,8 @@ struct AuthenticityCLITests {
         // Sweeps reach their top in too few frames for any verdict, and FFmpeg's default resampler
         // leaks past the old Nyquist frequency (docs/AUTHENTICITY.md): 18 of 24 here.
         #expect(try #require(summary["upsampled_with_right_rate"] as? Double) >= 0.7, "\(report)")
+        // The hard settings (320 kbps and V0 MP3, AAC >= 192k, Vorbis >= q6, Opus >= 128k): 9 of 16 here.
+        #expect(try #require(summary["hard_transcodes_called_lossy"] as? Double) >= 0.5, "\(report)")
         #expect(summary["padded_flagged"] as? Double == 1, "\(report)")
         #expect(summary["mono_as_stereo_flagged"] as? Double == 1, "\(report)")
     }

@@ -53,6 +53,22 @@ public struct SpectralEdgeStatistics: Sendable, Equatable {
     /// Segments with a sharp edge anywhere.
     public var segmentsWithEdges: Int { edgeCounts.reduce(0, +) }
 
+    /// The band whose five-band neighbourhood holds the most edges (the lowest of equals), and
+    /// that neighbourhood's share of all edges; nil without edges.
+    public func edgeMode() -> (band: Int, share: Double)? {
+        let total = segmentsWithEdges
+        guard total > 0 else { return nil }
+        var best = 0, bestCount = -1
+        for band in 0..<bandCount {
+            let count = edgeCounts[max(0, band - 2)...min(bandCount - 1, band + 2)].reduce(0, +)
+            if count > bestCount {
+                best = band
+                bestCount = count
+            }
+        }
+        return (best, Double(bestCount) / Double(total))
+    }
+
     public mutating func merge(_ other: SpectralEdgeStatistics) {
         precondition(other.bandCount == bandCount)
         for band in 0..<bandCount {

@@ -154,6 +154,8 @@ extension SignalAnalysis {
                     .init("cutoff_constancy", .number(found.cutoffConstancy.map { Self.rounded($0, 4) })),
                     .init("edge_fraction", .number(Self.rounded(found.edgeFraction, 4))),
                     .init("edges_at_cutoff", .number(found.edgesAtCutoff.map { Self.rounded($0, 4) })),
+                    .init("edge_mode_hz", .number(found.edgeMode.map { Self.rounded($0, 1) })),
+                    .init("edge_mode_share", .number(found.edgeModeShare.map { Self.rounded($0, 4) })),
                     .init("reaching_cutoff", .number(found.reachingCutoff.map { Self.rounded($0, 4) })),
                     .init("content_top_hz", .number(found.contentTop.map { Self.rounded($0, 1) })),
                     .init("hole_fraction", .number(found.holeFraction.map { Self.rounded($0, 5) })),
