@@ -97,6 +97,27 @@ while time.monotonic() < deadline:
     if finished:
         status = os.waitstatus_to_exitcode(code)
         break
+# A child that wrote its last lines and exited between a select and the waitpid above has left
+# them in the terminal's buffer: read them too (a scan's "stopped by signal" line was lost so,
+# once in a clean-clone run).
+while status is not None:
+    readable, _, _ = select.select([master], [], [], 0.05)
+    if not readable:
+        break
+    try:
+        data = os.read(master, 65536)
+    except OSError:
+        break
+    if not data:
+        break
+    raw += data
+    decoder_buffer += data
+    try:
+        text = decoder_buffer.decode()
+        decoder_buffer = b""
+    except UnicodeDecodeError:
+        continue
+    feed(text)
 if status is None:
     os.kill(pid, signal.SIGKILL)
     status = "killed after timeout"
