@@ -72,7 +72,7 @@ public struct Authenticity: Sendable, Equatable {
     public static let ownBandEdge = 0.955
     /// Half the standard rates: a shelf near one of these (`upsampleWindow` of it) that is well
     /// below the file's Nyquist points to an upsample from twice it. Sox's and soxr's filters put
-    /// the shelf at 0.94–0.99 of it, FFmpeg's default resampler (which leaks past it) at 1.16–1.17.
+    /// the shelf at 0.95–0.99 of it, FFmpeg's default resampler (which leaks past it) at 1.16–1.17.
     /// 16 kHz (a 32 kHz source) and 8 kHz are left out: LAME at 96 kbps cuts at 15.2–15.4 kHz and
     /// low bitrates near 8–11 kHz, and a shelf alone cannot tell those from an upsample.
     public static let standardNyquists = [11025, 22050, 24000, 44100, 48000]
