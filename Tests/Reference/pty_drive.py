@@ -59,6 +59,18 @@ def feed(text):
             cursor[1] += 1
         i += 1
 
+def take(data):
+    """Keeps the child's output and draws it; a character split between two reads waits for its rest."""
+    global decoder_buffer
+    raw.extend(data)
+    decoder_buffer += data
+    try:
+        text = decoder_buffer.decode()
+    except UnicodeDecodeError:
+        return
+    decoder_buffer = b""
+    feed(text)
+
 snapshots = {}
 start = time.monotonic()
 status = None
@@ -85,14 +97,7 @@ while time.monotonic() < deadline:
             _, code = os.waitpid(pid, 0)  # the child has closed the terminal: it is exiting
             status = os.waitstatus_to_exitcode(code)
             break
-        raw += data
-        decoder_buffer += data
-        try:
-            text = decoder_buffer.decode()
-            decoder_buffer = b""
-        except UnicodeDecodeError:
-            continue
-        feed(text)
+        take(data)
     finished, code = os.waitpid(pid, os.WNOHANG)
     if finished:
         status = os.waitstatus_to_exitcode(code)
@@ -110,14 +115,7 @@ while status is not None:
         break
     if not data:
         break
-    raw += data
-    decoder_buffer += data
-    try:
-        text = decoder_buffer.decode()
-        decoder_buffer = b""
-    except UnicodeDecodeError:
-        continue
-    feed(text)
+    take(data)
 if status is None:
     os.kill(pid, signal.SIGKILL)
     status = "killed after timeout"

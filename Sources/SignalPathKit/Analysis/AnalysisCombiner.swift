@@ -33,6 +33,7 @@ final class AnalysisCombiner {
         power = [Double](repeating: 0, count: analyzer.scope == .everything ? channels * (analyzer.spectrum.fftSize / 2 + 1) : 0)
         strongestBins = power
         stereo = analyzer.stereoPair.map { _ in StereoImage.Sums(bins: analyzer.spectrum.fftSize / 2 + 1) }
+        edges = analyzer.scope == .everything ? SpectralEdgeStatistics(bandCount: SpectralEdgeStatistics.bandCount(fftSize: analyzer.spectrum.fftSize)) : nil
         // Reserved once when the length is known: grown by doubling instead, the arrays would be
         // copied again and again and held twice while they are.
         if let length = analyzer.knownLength {
@@ -88,9 +89,7 @@ final class AnalysisCombiner {
         let bins = analyzer.spectrum.fftSize / 2 + 1
         for (index, strongest) in chunk.strongestBins.enumerated() { strongestBins[index % channels * bins + strongest.bin] += strongest.power }
         if let sums = chunk.stereo { stereo?.merge(sums) }
-        if let chunkEdges = chunk.edges {
-            if edges == nil { edges = chunkEdges } else { edges!.merge(chunkEdges) }
-        }
+        if let chunkEdges = chunk.edges { edges?.merge(chunkEdges) }
         segments += chunk.segments
         framesDone = max(framesDone, chunk.frames.upperBound)
         endOfInput = chunk.endOfInput ?? endOfInput

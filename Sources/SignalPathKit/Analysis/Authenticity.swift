@@ -116,18 +116,7 @@ public struct Authenticity: Sendable, Equatable {
         bitDepthPadded = Self.isPadded(bitsInUse: bitsInUse, format: format.sampleFormat)
         edgeFraction = edges.activeSegments > 0 ? Double(edges.segmentsWithEdges) / Double(edges.activeSegments) : 0
         holeFraction = edges.examinedGroups > 0 ? Double(edges.holeGroups) / Double(edges.examinedGroups) : nil
-        sourceRate = nil
-        codecHint = nil
-        cutoff = nil
-        steepness = nil
-        levelAboveCutoff = nil
-        levelAboveRounding = nil
-        cutoffConstancy = nil
-        edgesAtCutoff = nil
-        reachingCutoff = nil
-        contentTop = nil
-        edgeMode = nil
-        edgeModeShare = nil
+        // The optional evidence starts as nil (absent) and is filled as far as the file allows.
         if let mode = edges.edgeMode() {
             edgeMode = (Double(mode.band) + 0.5) * Double(format.sampleRate) / 2 / Double(edges.bandCount)
             edgeModeShare = mode.share
