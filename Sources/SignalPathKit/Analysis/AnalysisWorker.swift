@@ -20,8 +20,10 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private let integerSamples: Bool
     private let channels: Int
     /// The loaded frames, one row of `rowLength` per channel, each with `padding` zeros before and
-    /// after: the true-peak filter reads back and ahead, and rings on before and past the input.
-    private let planar: UnsafeMutableBufferPointer<Float>
+    /// after (written by `deinterleave`): the true-peak filter reads back and ahead, and rings on
+    /// before and past the input.
+    private let rows: SampleScratch
+    private var planar: UnsafeMutableBufferPointer<Float> { rows.samples }
     private let rowLength: Int
     private let padding: Int
     /// One segment's spectrum of the stereo pair's left channel, interleaved (re, im), kept while
@@ -40,8 +42,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         channels = analyzer.file.format.channels
         window = reading ? try Self.makeWindow(analyzer) : nil
         rowLength = capacity + 2 * padding
-        planar = .allocate(capacity: rowLength * channels)
-        planar.initialize(repeating: 0)
+        rows = SampleScratch(count: rowLength * channels)
         let windowTable = WindowTable.shared(spectrum.window, size: spectrum.windowSize)
         transform = SegmentTransform(fftSize: spectrum.fftSize, window: windowTable)
         edgeProbe =
@@ -57,10 +58,6 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             finestBitExponent: Self.finestBitExponent(analyzer.file.format.sampleFormat),
             samplesAreFinite: true)  // zeroNonFinite runs first
         integerSamples = Self.isInteger(analyzer.file.format.sampleFormat)
-    }
-
-    deinit {
-        planar.deallocate()
     }
 
     /// Frames a chunk's window holds at most.
@@ -148,7 +145,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     func process(chunk: Int) throws(SignalPathError) -> AnalysisChunk {
         guard let window else { preconditionFailure("a worker without a reader is handed its chunks") }
         let frames = try loadWindow(chunk, window)
-        window.samples.withUnsafeBufferPointer { deinterleave(frames, $0) }
+        deinterleave(frames, window.samples)
         return measure(chunk, frames)
     }
 
@@ -156,7 +153,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     /// the worker's rows take its frames, so the window can load the next chunk at once.
     func prepare(_ chunk: Int, _ load: FrameWindow.ChunkLoad, from window: FrameWindow) -> ChunkFrames {
         let frames = chunkFrames(chunk, load)
-        window.samples.withUnsafeBufferPointer { deinterleave(frames, $0) }
+        deinterleave(frames, window.samples)
         return frames
     }
 

@@ -105,7 +105,8 @@ final class EventWorker: ChunkWorking, @unchecked Sendable {
 
     private func deinterleave(_ got: Int) {
         let channels = self.channels, rowLength = self.rowLength
-        window.samples.withUnsafeBufferPointer { interleaved in
+        do {
+            let interleaved = window.samples
             rows.withUnsafeMutableBufferPointer { rows in
                 for channel in 0..<channels {
                     let row = channel * rowLength

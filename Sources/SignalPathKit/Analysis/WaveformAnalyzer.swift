@@ -122,7 +122,8 @@ final class WaveformWorker: ChunkWorking, @unchecked Sendable {
             clipped: [Int64](repeating: 0, count: count), endOfInput: got < frames.count ? present.upperBound : nil)
         let channels = window.channels, fullScale = self.fullScale
         let total = Int64(analyzer.frames.count), columns = analyzer.columns
-        window.samples.withUnsafeBufferPointer { samples in
+        do {
+            let samples = window.samples
             for column in firstColumn...lastColumn {
                 let columnFrames =
                     max(

@@ -177,7 +177,7 @@ public final class AudioFile: Sendable {
                 probe.seek(toFrame: frame)
             else { return false }
             var samples = [Float](repeating: 0, count: probe.format.channels)
-            return (try? probe.read(into: &samples, at: 0, frames: 1)) == 1
+            return samples.withUnsafeMutableBufferPointer { (try? probe.read(into: $0, frames: 1)) == 1 }
         }
         guard promised > 0, !decodes(promised - 1) else { return nil }
         // Frames before `present` decode; frame `missing` does not.

@@ -38,7 +38,15 @@ public final class AudioReader {
     /// buffer holds at least `offset + frames × channels` samples); returns how many were decoded,
     /// 0 at the end of the file.
     public func read(into buffer: inout [Float], at offset: Int = 0, frames: Int) throws(SignalPathError) -> Int {
-        let count = try decoder.read(into: &buffer, at: offset, frames: frames)
+        precondition(offset >= 0 && buffer.count >= offset + frames * format.channels)
+        return try buffer.withUnsafeMutableBufferPointer { (buffer) throws(SignalPathError) in
+            try read(into: UnsafeMutableBufferPointer(rebasing: buffer[offset...]), frames: frames)
+        }
+    }
+
+    /// As `read(into:at:frames:)`, into the start of `buffer` (at least `frames × channels` samples).
+    func read(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) throws(SignalPathError) -> Int {
+        let count = try decoder.read(into: buffer, frames: frames)
         position += Int64(count)
         return count
     }

@@ -152,11 +152,11 @@ final class FFmpeg {
 
     // MARK: - Reading
 
-    /// Decodes up to `frames` interleaved frames into `buffer` from sample `offset` on; returns the
-    /// number decoded, 0 at the end.
-    func read(into buffer: inout [Float], at offset: Int, frames: Int) throws(SignalPathError) -> Int {
+    /// Decodes up to `frames` interleaved frames into the start of `buffer`; returns the number
+    /// decoded, 0 at the end.
+    func read(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) throws(SignalPathError) -> Int {
         let channels = format.channels
-        precondition(offset >= 0 && buffer.count >= offset + frames * channels)
+        precondition(buffer.count >= frames * channels)
         let wanted = Int(min(Int64(frames), max(0, facts.frames - position)))
         var done = 0
         while done < wanted {
@@ -164,9 +164,7 @@ final class FFmpeg {
                 guard try decodeFrame() else { break }
             }
             let count = min(Int(frame.pointee.nb_samples) - frameUsed, wanted - done)
-            buffer.withUnsafeMutableBufferPointer { samples in
-                Self.convert(frame, from: frameUsed, count: count, channels: channels, into: samples.baseAddress! + offset + done * channels)
-            }
+            Self.convert(frame, from: frameUsed, count: count, channels: channels, into: buffer.baseAddress! + done * channels)
             frameUsed += count
             done += count
             position += Int64(count)
@@ -192,9 +190,9 @@ final class FFmpeg {
             return
         }
         if target < position { try restart() }
-        var discard = [Float](repeating: 0, count: 4096 * format.channels)
+        let discard = SampleScratch(count: 4096 * format.channels)
         while position < target {
-            if try read(into: &discard, at: 0, frames: Int(min(4096, target - position))) == 0 { break }
+            if try read(into: discard.samples, frames: Int(min(4096, target - position))) == 0 { break }
         }
     }
 

@@ -2,10 +2,9 @@
 protocol FrameDecoder: AnyObject {
     /// Moves to `frame` (0-based) for the next `read`.
     func seek(toFrame frame: Int64) throws(SignalPathError)
-    /// Decodes up to `frames` interleaved frames into `buffer` from sample index `offset` on (the
-    /// buffer holds at least `offset + frames × channels` samples); returns how many were decoded,
-    /// 0 at the end.
-    func read(into buffer: inout [Float], at offset: Int, frames: Int) throws(SignalPathError) -> Int
+    /// Decodes up to `frames` interleaved frames into the start of `buffer` (which holds at least
+    /// `frames × channels` samples); returns how many were decoded, 0 at the end.
+    func read(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) throws(SignalPathError) -> Int
     /// Asks not to read ahead past `frame`: the caller needs nothing beyond it.
     func limitReadAhead(toFrame frame: Int64)
 }

@@ -32,16 +32,15 @@ final class PCMDecoder: FrameDecoder {
         cursor.limitReadAhead(to: overflow || overflowAgain ? Int64.max : end)  // "to the end of a stream"
     }
 
-    func read(into buffer: inout [Float], at offset: Int, frames: Int) throws(SignalPathError) -> Int {
+    func read(into out: UnsafeMutableBufferPointer<Float>, frames: Int) throws(SignalPathError) -> Int {
         let remaining = layout.frames.map { $0 - frame } ?? Int64.max  // a stream of unknown length: until it ends
         let wanted = Int(max(0, min(Int64(frames), remaining)))
         guard wanted > 0 else { return 0 }
         let channels = layout.channels, bytesPerFrame = layout.bytesPerFrame
-        precondition(offset >= 0 && buffer.count >= offset + wanted * channels)
+        precondition(out.count >= wanted * channels)
         cursor.seek(to: layout.dataOffset + frame * Int64(bytesPerFrame))
         var done = 0
-        buffer.withUnsafeMutableBufferPointer { whole in
-            let out = UnsafeMutableBufferPointer(rebasing: whole[offset...])
+        do {
             while done < wanted {
                 // Convert straight from the bytes in memory (a cache block, the stream's buffer)...
                 let used = cursor.peek(upTo: (wanted - done) * bytesPerFrame) { bytes in

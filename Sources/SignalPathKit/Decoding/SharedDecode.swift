@@ -67,10 +67,10 @@ final class SharedDecode: @unchecked Sendable {
         lock.withLock { _ = positions.removeValue(forKey: reader) }
     }
 
-    /// Copies up to `frames` frames from frame `position` into `buffer` at sample `offset`, decoding
+    /// Copies up to `frames` frames from frame `position` into the start of `buffer`, decoding
     /// forward as needed; 0 at the end of the stream; nil when the kept blocks cannot serve it.
     func read(
-        reader: Int, position: Int64, into buffer: inout [Float], at offset: Int, frames: Int
+        reader: Int, position: Int64, into buffer: UnsafeMutableBufferPointer<Float>, frames: Int
     ) -> Result<Int, SignalPathError>? {
         lock.withLock { () -> Result<Int, SignalPathError>? in
             positions[reader] = position
@@ -90,9 +90,7 @@ final class SharedDecode: @unchecked Sendable {
             let from = Int(position - block.start)
             let count = min(frames, block.count - from)
             block.samples.withUnsafeBufferPointer { samples in
-                buffer.withUnsafeMutableBufferPointer { output in
-                    (output.baseAddress! + offset).update(from: samples.baseAddress! + from * channels, count: count * channels)
-                }
+                buffer.baseAddress!.update(from: samples.baseAddress! + from * channels, count: count * channels)
             }
             positions[reader] = position + Int64(count)
             return .success(count)
@@ -109,7 +107,9 @@ final class SharedDecode: @unchecked Sendable {
         var samples = spare.popLast() ?? [Float](repeating: 0, count: Self.blockFrames * channels)
         var count = 0
         while count < Self.blockFrames {
-            let got = try decoder.read(into: &samples, at: count * channels, frames: Self.blockFrames - count)
+            let got = try samples.withUnsafeMutableBufferPointer { (samples) throws(SignalPathError) in
+                try decoder.read(into: UnsafeMutableBufferPointer(rebasing: samples[(count * channels)...]), frames: Self.blockFrames - count)
+            }
             if got == 0 {
                 ended = true
                 break

@@ -22,9 +22,9 @@ final class SharedDecodeReader: FrameDecoder {
         position = frame
     }
 
-    func read(into buffer: inout [Float], at offset: Int, frames: Int) throws(SignalPathError) -> Int {
+    func read(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) throws(SignalPathError) -> Int {
         let count: Int
-        if let result = shared.read(reader: id, position: position, into: &buffer, at: offset, frames: frames) {
+        if let result = shared.read(reader: id, position: position, into: buffer, frames: frames) {
             count = try result.get()
         } else {
             let decoder: FFmpeg
@@ -35,7 +35,7 @@ final class SharedDecodeReader: FrameDecoder {
                 own = decoder
             }
             try decoder.seek(toFrame: position)
-            count = try decoder.read(into: &buffer, at: offset, frames: frames)
+            count = try decoder.read(into: buffer, frames: frames)
         }
         position += Int64(count)
         return count

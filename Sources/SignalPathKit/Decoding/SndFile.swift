@@ -41,13 +41,11 @@ final class SndFile {
         sf_seek(handle, frame, SEEK_SET) == frame
     }
 
-    /// Decodes up to `frames` interleaved frames into `buffer` from sample `offset` on (the buffer
-    /// holds at least `offset + frames × channels` samples); returns the number decoded, 0 at the end.
-    func read(into buffer: inout [Float], at offset: Int, frames: Int) throws(SignalPathError) -> Int {
-        precondition(offset >= 0 && buffer.count >= offset + frames * format.channels)
-        let count = buffer.withUnsafeMutableBufferPointer { samples in
-            Int(sf_readf_float(handle, samples.baseAddress! + offset, sf_count_t(frames)))
-        }
+    /// Decodes up to `frames` interleaved frames into the start of `buffer` (which holds at least
+    /// `frames × channels` samples); returns the number decoded, 0 at the end.
+    func read(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) throws(SignalPathError) -> Int {
+        precondition(buffer.count >= frames * format.channels)
+        let count = Int(sf_readf_float(handle, buffer.baseAddress!, sf_count_t(frames)))
         if count < frames {
             if let error = cursor.error { throw error }
             let code = sf_error(handle)

@@ -8,10 +8,10 @@ import Synchronization
 /// result is then short or empty, not an error. Any number of reads may be in flight at once.
 ///
 /// Two kinds of operation run on the channel, both handed on as `FileBytes` without copying:
-/// - reads under `ReadBufferPool.smallestCapacity` (128 KiB) are DispatchIO reads
+/// - reads under `MappedBufferPool.smallestCapacity` (128 KiB) are DispatchIO reads
 ///   (`dispatch_io_read`), which allocate their buffer from the heap;
 /// - larger reads are channel barriers that `pread` into a recycled, already-mapped buffer
-///   (`ReadBufferPool`). A DispatchIO read of that size gets a freshly mapped buffer from glibc
+///   (`MappedBufferPool`). A DispatchIO read of that size gets a freshly mapped buffer from glibc
 ///   and page-faults it in, every page of every read; the barrier keeps DispatchIO's ordering and
 ///   descriptor lifetime (the channel closes the descriptor only after its barriers ran) and runs
 ///   at about the speed of a `pread` loop (measurements: docs/ARCHITECTURE.md, "Large reads are
@@ -30,8 +30,8 @@ public final class FileReader: @unchecked Sendable {
     public let resolvedPath: String
 
     private let descriptor: Int32
-    /// Where large reads get their buffers (`ReadBufferPool.shared` unless a test brings its own).
-    let bufferPool: ReadBufferPool
+    /// Where large reads get their buffers (`MappedBufferPool.reads` unless a test brings its own).
+    let bufferPool: MappedBufferPool
     private let channel: DispatchIO
     private let handlerQueue = DispatchQueue(label: "signalpath.FileReader", attributes: .concurrent)
     private let bytesReadCounter = Atomic<Int64>(0)
@@ -40,11 +40,11 @@ public final class FileReader: @unchecked Sendable {
     /// Opens `path` for reading. Errors name `displayPath` (default: `path`), e.g. `-` for stdin.
     /// - Throws: `SignalPathError.notFound`, `.permissionDenied`, `.isDirectory`, `.notRegularFile`.
     public convenience init(path openPath: String, displayPath: String? = nil) throws(SignalPathError) {
-        try self.init(path: openPath, displayPath: displayPath, bufferPool: .shared)
+        try self.init(path: openPath, displayPath: displayPath, bufferPool: .reads)
     }
 
     /// Opens `path`, taking large reads' buffers from `bufferPool`.
-    convenience init(path openPath: String, displayPath: String? = nil, bufferPool: ReadBufferPool) throws(SignalPathError) {
+    convenience init(path openPath: String, displayPath: String? = nil, bufferPool: MappedBufferPool) throws(SignalPathError) {
         let path = displayPath ?? openPath
         guard let resolved = realpath(openPath, nil) else {
             throw SignalPathError.fromErrno(errno, path: path)
@@ -60,10 +60,10 @@ public final class FileReader: @unchecked Sendable {
 
     /// Reads the regular file open on `descriptor`, which the reader takes over and closes.
     public convenience init(descriptor fd: Int32, path: String, resolvedPath: String) throws(SignalPathError) {
-        try self.init(descriptor: fd, path: path, resolvedPath: resolvedPath, bufferPool: .shared)
+        try self.init(descriptor: fd, path: path, resolvedPath: resolvedPath, bufferPool: .reads)
     }
 
-    init(descriptor fd: Int32, path: String, resolvedPath: String, bufferPool: ReadBufferPool) throws(SignalPathError) {
+    init(descriptor fd: Int32, path: String, resolvedPath: String, bufferPool: MappedBufferPool) throws(SignalPathError) {
         self.path = path
         self.bufferPool = bufferPool
         self.resolvedPath = resolvedPath
@@ -119,7 +119,7 @@ public final class FileReader: @unchecked Sendable {
             return
         }
         readCounter.add(1, ordering: .relaxed)
-        if range.count >= ReadBufferPool.smallestCapacity {
+        if range.count >= MappedBufferPool.smallestCapacity {
             readIntoRecycledBuffer(range, completion: completion)
             return
         }

@@ -1,4 +1,4 @@
-/// A page-aligned buffer that one large read fills, recycled through `ReadBufferPool` when the
+/// A page-aligned buffer that one large read fills, recycled through `MappedBufferPool` when the
 /// last `FileBytes` showing it is released.
 ///
 /// Recycling is the point: a buffer already mapped and touched costs nothing to fill again, where
@@ -11,11 +11,11 @@ final class ReadBuffer: @unchecked Sendable {
     private let base: UnsafeMutableRawPointer
     /// Bytes mapped.
     let capacity: Int
-    private let pool: ReadBufferPool
+    private let pool: MappedBufferPool
     /// Bytes the read delivered (≤ `capacity`).
     private(set) var count = 0
 
-    init(base: UnsafeMutableRawPointer, capacity: Int, pool: ReadBufferPool) {
+    init(base: UnsafeMutableRawPointer, capacity: Int, pool: MappedBufferPool) {
         self.base = base
         self.capacity = capacity
         self.pool = pool

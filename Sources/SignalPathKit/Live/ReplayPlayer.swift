@@ -74,13 +74,12 @@ public final class ReplayPlayer {
         for index in 0..<windowFrames * channels { window[padding * channels + index] = source.samples[first * channels + index] }
         let recentStart = Int(max(0, levelStart - start)), recentEnd = Int(available - start)
         try feedLoudness(to: end)
-        var frame = source.samples.withUnsafeBufferPointer { samples in
-            window.withUnsafeBufferPointer { window in
-                analyzer.frame(
-                    time: min(max(0, time), duration),
-                    recent: UnsafeBufferPointer(rebasing: samples[recentStart * channels..<max(recentStart, recentEnd) * channels]),
-                    window: window)
-            }
+        let samples = source.samples
+        var frame = window.withUnsafeBufferPointer { window in
+            analyzer.frame(
+                time: min(max(0, time), duration),
+                recent: UnsafeBufferPointer(rebasing: samples[recentStart * channels..<max(recentStart, recentEnd) * channels]),
+                window: window)
         }
         frame.momentary = loudness.momentary
         frame.shortTerm = loudness.shortTerm
@@ -96,7 +95,7 @@ public final class ReplayPlayer {
         guard end > loudness.position else { return }
         let got = try loudnessSource.load(loudness.position..<end)
         let channels = file.format.channels
-        loudnessSource.samples.withUnsafeBufferPointer { samples in loudness.feed(UnsafeBufferPointer(rebasing: samples[0..<got * channels])) }
+        loudness.feed(UnsafeBufferPointer(rebasing: loudnessSource.samples[0..<got * channels]))
     }
 
     /// The interleaved samples of `frames` (for playback).

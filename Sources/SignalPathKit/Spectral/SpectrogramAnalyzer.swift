@@ -80,9 +80,7 @@ public struct SpectrogramAnalyzer: Sendable {
             guard try source.load(start..<start + windowSize) == Int(windowSize) else { return false }
             for output in 0..<selected {
                 let channel = sourceChannels[output]
-                source.samples.withUnsafeBufferPointer { samples in
-                    transform.transform(samples, firstFrame: 0, channels: fileChannels, channel: channel)
-                }
+                transform.transform(source.samples, firstFrame: 0, channels: fileChannels, channel: channel)
                 if averaging == .median {
                     kept[output] += transform.power[0..<bins]
                     continue

@@ -176,9 +176,7 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
             done += 1
             for output in 0..<selected {
                 let channel = analyzer.sourceChannels[output]
-                frames.samples.withUnsafeBufferPointer { samples in
-                    transform.transform(samples, firstFrame: 0, channels: fileChannels, channel: channel)
-                }
+                transform.transform(frames.samples, firstFrame: 0, channels: fileChannels, channel: channel)
                 if averaging == .median {
                     segmentPower[output] += transform.power[0..<bins]
                     continue

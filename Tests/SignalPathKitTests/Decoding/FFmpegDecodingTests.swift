@@ -105,9 +105,9 @@ struct FFmpegDecodingTests {
         decoder.forwardDecodeSeconds = 0
         return try starts.map { start in
             try decoder.seek(toFrame: start)
-            var samples = [Float](repeating: 0, count: 8000)
-            #expect(try decoder.read(into: &samples, at: 0, frames: 4000) == 4000)
-            return samples
+            let samples = SampleScratch(count: 8000)
+            #expect(try decoder.read(into: samples.samples, frames: 4000) == 4000)
+            return Array(samples.samples)
         }
     }
 

@@ -25,7 +25,7 @@ struct FileReaderTests {
         let size = content.count
         #expect(reader.size == Int64(size))
         // Both kinds of read: DispatchIO reads under 128 KiB, barrier reads into pooled buffers above.
-        let large = ReadBufferPool.smallestCapacity
+        let large = MappedBufferPool.smallestCapacity
         for range in [
             0..<100, 1000..<1_001_000, size - 10..<size, size - 10..<size + 100, size..<size + 5,
             size + 1000..<size + 2000, 500..<500, 0..<size,

@@ -3,8 +3,8 @@ import Testing
 import SignalPathTestSupport
 @testable import SignalPathKit
 
-@Suite("ReadBufferPool")
-struct ReadBufferPoolTests {
+@Suite("MappedBufferPool")
+struct MappedBufferPoolTests {
     let scratch = ScratchDirectory("pool")
 
     @Test("size classes are the next power of two, at least 128 KiB")
@@ -15,7 +15,7 @@ struct ReadBufferPoolTests {
             (1 << 20, 1 << 20), ((1 << 20) + 1, 2 << 20), (5 << 20, 8 << 20),
         ]
         for (length, capacity) in cases {
-            #expect(ReadBufferPool.capacity(for: length) == capacity, "\(length)")
+            #expect(MappedBufferPool.capacity(for: length) == capacity, "\(length)")
         }
     }
 
@@ -31,7 +31,7 @@ struct ReadBufferPoolTests {
         defer { close(descriptor) }
 
         let limit = 1 << 20
-        let pool = ReadBufferPool(idleByteLimit: limit)
+        let pool = MappedBufferPool(idleByteLimit: limit)
         var held: [(buffer: ReadBuffer, expected: ArraySlice<UInt8>)] = []
         var modelIdle: [Int] = []
         var modelMappings = 0
@@ -40,7 +40,7 @@ struct ReadBufferPoolTests {
             if held.isEmpty || (held.count < 12 && Bool.random(using: &random)) {
                 let length = [Int.random(in: 1...(128 << 10), using: &random), Int.random(in: 1...(700 << 10), using: &random)]
                     .randomElement(using: &random)!
-                let capacity = ReadBufferPool.capacity(for: length)
+                let capacity = MappedBufferPool.capacity(for: length)
                 if let index = modelIdle.lastIndex(of: capacity) {
                     modelIdle.remove(at: index)
                 } else {
@@ -82,7 +82,7 @@ struct ReadBufferPoolTests {
         var content: [UInt8] = []
         for index in 0..<24 { content += [UInt8(index)] + block.dropFirst() }
         let path = scratch.write("pass.bin", content)
-        let pool = ReadBufferPool(idleByteLimit: 2 << 20)
+        let pool = MappedBufferPool(idleByteLimit: 2 << 20)
         do {
             let reader = try FileReader(path: path, bufferPool: pool)
             let chunks = reader.chunks(chunkSize: 1 << 20, readAhead: 2)
@@ -114,7 +114,7 @@ struct ReadBufferPoolTests {
     func pooledBytes() throws {
         var random = SeededGenerator(seed: 9)
         let content = (0..<(600 << 10)).map { _ in UInt8.random(in: 0...255, using: &random) }
-        let pool = ReadBufferPool(idleByteLimit: 4 << 20)
+        let pool = MappedBufferPool(idleByteLimit: 4 << 20)
         let reader = try FileReader(path: scratch.write("bytes.bin", content), bufferPool: pool)
 
         let whole = try reader.readBlocking(0..<Int64(content.count))
