@@ -79,10 +79,8 @@ public struct LevelStatistics: Sendable, Equatable {
         var start = 0
         while start < samples.count {
             let end = min(start + Pass.blockSize, samples.count)
-            if end - start == Pass.blockSize,
-                let magnitude = rules.samplesAreFinite ? Pass.largestMagnitude(base + start) : Pass.finiteMagnitude(base + start)
-            {
-                pass.block(base, start, largestMagnitude: magnitude)
+            if end - start == Pass.blockSize, rules.samplesAreFinite || Self.allFinite(UnsafeBufferPointer(start: base + start, count: Pass.blockSize)) {
+                pass.block(base, start)
             } else {
                 pass.sampleBySample(base, start..<end)
             }

@@ -94,20 +94,34 @@ extension PowerSpectrum {
     ///
     /// Counted rather than selected: with the n values sorted, the median is the one of rank n/2,
     /// and level − v ≥ prominence holds for a prefix of them (subtraction is monotonic), so it holds
-    /// for the median exactly when it holds for n/2 + 1 values or more. The same answer as a
-    /// quickselect, in one branch-free pass (the quickselect was 14 % of `scan`'s time over short
-    /// files, perf).
+    /// for the median exactly when it holds for n/2 + 1 values or more (the quickselect this
+    /// replaced was 14 % of `scan`'s time over short files, perf). The count is known beforehand,
+    /// so the pass stops as soon as the answer is: over noise, most candidates fail within the
+    /// first half of their neighbours (`standsOut` went from 2.8 % to 1.5 % of scan's time, perf).
     private func standsOut(_ levels: [Double], bin: Int, lobe: Int, by prominence: Double) -> Bool {
         let level = levels[bin]
         let reach = max(4 * lobe, Int(Double(bin) * (pow(2, 1.0 / 6) - 1)))
         let first = max(1, bin - reach), last = min(levels.count - 1, bin + reach)
         let stride = max(1, (last - first + 1) / 64)
-        var count = 0, below = 0
+        // Points first + j·stride, j in 0..<points, less those within the peak's own lobe.
+        let points = (last - first) / stride + 1
+        func floorDivision(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+        let lobeFirst = max(0, -floorDivision(first - (bin - lobe), stride))
+        let lobeLast = min(points - 1, floorDivision(bin + lobe - first, stride))
+        let count = points - max(0, lobeLast - lobeFirst + 1)
+        guard count > 0 else { return true }
+        let needed = count / 2 + 1
+        var below = 0, notBelow = 0
         for index in Swift.stride(from: first, through: last, by: stride) where abs(index - bin) > lobe {
-            count += 1
-            below += level - levels[index] >= prominence ? 1 : 0
+            if level - levels[index] >= prominence {
+                below += 1
+                if below >= needed { return true }
+            } else {
+                notBelow += 1
+                if notBelow > count - needed { return false }
+            }
         }
-        return count == 0 || below >= count / 2 + 1
+        preconditionFailure("the neighbours counted \(below + notBelow), not \(count)")
     }
 
     /// The offset in (−½, ½) at which |W(1−δ)|/|W(1+δ)| equals the ratio of the neighbouring bins'

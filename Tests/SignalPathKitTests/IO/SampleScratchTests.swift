@@ -28,4 +28,23 @@ struct SampleScratchTests {
         #expect(pool.statistics.mappings <= 2 * classes.count, "\(pool.statistics.mappings) mappings for 400 buffers in \(classes.count) classes")
         #expect(pool.statistics.mappedBytes == pool.statistics.idleBytes, "every buffer is back")
     }
+
+    /// The scratch pool's one difference from the reads' (whose policy `MappedBufferPoolTests`
+    /// models): a request finding no idle buffer of its class takes the smallest idle larger one.
+    @Test("a short file's scratch takes an idle larger buffer, the smallest that fits, instead of mapping")
+    func takesLarger() {
+        let pool = MappedBufferPool(idleByteLimit: 32 << 20, takesLarger: true)
+        let sizes = [4 << 20, 1 << 20, 2 << 20].map { $0 / MemoryLayout<Float>.stride }
+        do { _ = sizes.map { SampleScratch(count: $0, pool: pool) } }
+        #expect(pool.statistics.mappings == 3 && pool.statistics.idleBytes == 7 << 20)
+        let small = SampleScratch(count: 300_000 / MemoryLayout<Float>.stride, pool: pool)  // a 512 KiB class
+        #expect(pool.statistics.mappings == 3 && pool.statistics.idleBytes == 6 << 20, "took the 1 MiB buffer")
+        let middle = SampleScratch(count: (1 << 20) / MemoryLayout<Float>.stride, pool: pool)
+        #expect(pool.statistics.mappings == 3 && pool.statistics.idleBytes == 4 << 20, "took the 2 MiB buffer")
+        withExtendedLifetime((small, middle)) {}
+        let exact = MappedBufferPool(idleByteLimit: 32 << 20)
+        do { _ = SampleScratch(count: (4 << 20) / MemoryLayout<Float>.stride, pool: exact) }
+        _ = SampleScratch(count: 1000, pool: exact)
+        #expect(exact.statistics.mappings == 2, "the reads' policy maps a new buffer of the class")
+    }
 }
