@@ -15,6 +15,16 @@ extension AudioFile {
         return file
     }
 
+    /// As `openNoting`, through `AudioFile.load`: for commands that open files in tasks, which
+    /// must not block the cooperative pool on I/O.
+    static func openNoting(
+        _ path: String, use: String? = "analysing those", stream: Int? = nil, decoding: Decoding = .automatic
+    ) async throws(SignalPathError) -> AudioFile {
+        let file = try await AudioFile.load(path, decoding: decoding, stream: stream)
+        try note(file, use: use)
+        return file
+    }
+
     /// Writes the line for a truncated file (`signalpath: FILE: truncated: the header promises
     /// 96 000 frames, 250 are present; analysing those`).
     /// - Throws: `malformed` when a command that analyses (`use` non-nil) meets a file that holds

@@ -163,7 +163,7 @@ public struct Scanner: Sendable {
     /// One file: the analyze pass, then the events pass and the verdict when asked for.
     private static func analyse(_ candidate: Candidate, hash: String?, key: String, settings: ScanSettings) async -> Result<ScanRecord, SignalPathError> {
         do throws(SignalPathError) {
-            let file = try await open(candidate)
+            let file = try await AudioFile.load(candidate.path)
             // A named pipe is a stream: read once, to its end.
             if file.format.frames == 0 { throw SignalPathError.malformed(path: candidate.path, reason: "no audio: the file holds no frames") }
             let range: Range<Int64> = 0..<(file.format.frames ?? Int64.max)
@@ -196,21 +196,6 @@ public struct Scanner: Sendable {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// Opens a candidate without blocking the cooperative pool on I/O: `AudioFile` parses headers
-    /// (and libsndfile decodes FLAC, Ogg, MP3) through synchronous reads, which wait for DispatchIO
-    /// while holding one of the pool's threads; with every thread waiting, the reads' completions
-    /// wait for libdispatch to add a thread. So a regular file's first bytes — all of it when it fits
-    /// in half the cache, as most archive files do — are loaded first with `load`, which suspends
-    /// (500 links to one 0.1 s WAV: 1.4 s with `--jobs 2` blocking, 0.54 s with `--jobs 1`, 0.33 s
-    /// with `--jobs 2` loaded first). Anything else (a named pipe) opens as `analyze` opens it.
-    private static func open(_ candidate: Candidate) async throws(SignalPathError) -> AudioFile {
-        var status = stat()
-        guard stat(candidate.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return try AudioFile.open(candidate.path) }
-        let cached = try CachedFile(path: candidate.path)
-        try await cached.load(0..<min(cached.size, Int64(CachedFile.defaultCacheBytes / 2)))
-        return try AudioFile(file: cached)
     }
 
     /// A stored record's JSON with its `path` member naming the file it now describes: the record

@@ -84,7 +84,7 @@ struct Analyze: AsyncParsableCommand, DataCommand {
     private static func analyse(
         _ path: String, stream: Int?, range: RangeOptions, settings: AnalysisSettings, workers: Int
     ) async throws(SignalPathError) -> SignalAnalysis {
-        let file = try AudioFile.openNoting(path, stream: stream)
+        let file = try await AudioFile.openNoting(path, stream: stream)
         let frames = try range.frames(in: file)
         let progress = ProgressLine(label: "analyze \(path)")
         defer { progress.finish() }

@@ -85,7 +85,7 @@ struct Check: AsyncParsableCommand, DataCommand {
     private static func analyse(
         _ path: String, stream: Int?, range: RangeOptions, settings: AnalysisSettings, findsEvents: Bool, workers: Int
     ) async throws(SignalPathError) -> (SignalAnalysis, EventSummary?) {
-        let file = try AudioFile.openNoting(path, stream: stream)
+        let file = try await AudioFile.openNoting(path, stream: stream)
         let frames = try range.frames(in: file)
         let progress = ProgressLine(label: "check \(path)")
         defer { progress.finish() }

@@ -59,7 +59,7 @@ struct Events: AsyncParsableCommand, DataCommand {
 
     private func scan(_ item: FileBatch<Events>.Item, settings: EventSettings, writer: inout ResultWriter) async throws(SignalPathError) {
         let path = item.path
-        let file = try AudioFile.openNoting(path, stream: streamOption.stream)
+        let file = try await AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
         let report = EventOutput(path: path, format: file.format, frames: frames, settings: settings)
         let progress = ProgressLine(label: "events \(path)")

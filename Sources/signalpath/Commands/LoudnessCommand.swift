@@ -86,7 +86,7 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
     /// points come.
     private func measure(_ item: FileBatch<LoudnessCommand>.Item, writer: inout ResultWriter) async throws(SignalPathError) {
         let path = item.path
-        let file = try AudioFile.openNoting(path, stream: streamOption.stream)
+        let file = try await AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
         let format = writer.format
         var series = LoudnessSeries(sampleRate: file.format.sampleRate, startFrame: frames.lowerBound, step: interval ?? 1)

@@ -93,14 +93,14 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
         let format = output.resolvedFormat
         let command = self
         try await FileBatch(files: input.files, output: output, schema: SpectrogramAnalyzer.schema, jobs: jobs.workers).run { item, writer throws(SignalPathError) in
-            try command.write(item, format: format, to: &writer)
+            try await command.write(item, format: format, to: &writer)
         }
     }
 
-    private func write(_ item: FileBatch<Spectrogram>.Item, format: OutputFormat, to writer: inout ResultWriter) throws(SignalPathError) {
+    private func write(_ item: FileBatch<Spectrogram>.Item, format: OutputFormat, to writer: inout ResultWriter) async throws(SignalPathError) {
         let presentation = self.presentation
         let path = item.path
-        let file = try AudioFile.openNoting(path, stream: streamOption.stream)
+        let file = try await AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
         let parameters = engine.parameters(for: file)
         if format == .plot {

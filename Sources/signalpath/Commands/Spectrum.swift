@@ -103,7 +103,7 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
     }
 
     private func analyse(_ path: String, presentation: SpectrumPresentation, workers: Int) async throws(SignalPathError) -> SpectrumReport {
-        let file = try AudioFile.openNoting(path, stream: streamOption.stream)
+        let file = try await AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
         let analyzer = try SpectrumAnalyzer(file: file, frames: frames, channels: show.channels, parameters: engine.parameters(for: file))
         return SpectrumReport(spectrum: try await analyzer.run(workers: workers), presentation: presentation)

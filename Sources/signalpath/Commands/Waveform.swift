@@ -90,7 +90,7 @@ struct Waveform: AsyncParsableCommand, DataCommand {
         // Columns are exact frame ranges, so the length comes first: a stream is spooled to a
         // temporary file (as FLAC and Ogg streams always are) and decoded by libsndfile, which is
         // bit-identical to the direct PCM decoder (DecodingTests).
-        let file = try AudioFile.openNoting(item.path, stream: streamOption.stream, decoding: item.path == "-" ? .libsndfile : .automatic)
+        let file = try await AudioFile.openNoting(item.path, stream: streamOption.stream, decoding: item.path == "-" ? .libsndfile : .automatic)
         let frames = try range.frames(in: file)
         let scale = self.scale ?? .linear
         let wanted: Int
