@@ -59,10 +59,16 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Kernels compiled for x86-64-v3 (AVX2), called only where the processor has it
+        // (SignalPathKit's ProcessorFeatures); everything else stays at the x86-64 baseline.
+        .target(
+            name: "SignalPathAVX2",
+            swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"])]
+        ),
         .target(
             name: "SignalPathKit",
             dependencies: [
-                "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite",
+                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: optimizedTests ? [.unsafeFlags(["-O"])] : []

@@ -143,6 +143,35 @@ struct TruePeakTests {
         }
     }
 
+    /// The AVX2 path (eight outputs at a time) against the SSE path and a scalar model that sums
+    /// the same products in the same order: equal bits, for seeded signals, phases and ranges
+    /// (odd lengths leave a tail for the scalar loop). Runs where the processor has AVX2.
+    @Test("BS.1770's interpolation eight at a time gives the bits of four at a time and of the scalar sum", .enabled(if: TruePeakMeter.wide))
+    func wideInterpolationIsExact() {
+        var generator = SeededGenerator(seed: 18)
+        for round in 0..<200 {
+            let count = Int.random(in: 40...3000, using: &generator)
+            let x = (0..<count).map { _ in Float.random(in: -1...1, using: &generator) * (round % 3 == 0 ? 1e-3 : 1) }
+            let lower = Int.random(in: 11...30, using: &generator), upper = Int.random(in: lower + 1...count, using: &generator)
+            for phase in 0..<4 {
+                let c = TruePeakMeter.phases[phase]
+                var model: Float = 0
+                for index in lower..<upper {
+                    var sum: Float = 0
+                    for tap in 0..<TruePeakMeter.taps { sum += c[tap] * x[index - tap] }
+                    model = max(model, abs(sum))
+                }
+                let (wide, narrow) = x.withUnsafeBufferPointer {
+                    (
+                        TruePeakMeter.interpolate($0.baseAddress!, lower..<upper, phase: phase, wide: true),
+                        TruePeakMeter.interpolate($0.baseAddress!, lower..<upper, phase: phase, wide: false)
+                    )
+                }
+                #expect(wide.bitPattern == model.bitPattern && narrow.bitPattern == model.bitPattern, "round \(round), phase \(phase): \(wide), \(narrow), model \(model)")
+            }
+        }
+    }
+
     @Test("the interpolator's stages: unit gain at DC, and a tone at 0.45·fs passes within 0.01 dB")
     func stages() {
         let interpolator = OversamplingInterpolator.shared

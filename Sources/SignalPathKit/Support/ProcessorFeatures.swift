@@ -1,0 +1,22 @@
+/// What the processor offers beyond the x86-64 baseline that the package is compiled for, read
+/// once, when first asked, from `/proc/cpuinfo` (Linux lists there only what the kernel also
+/// enables, AVX's register state included).
+enum ProcessorFeatures {
+    /// True when the processor has x86-64-v3 — AVX, AVX2, BMI1, BMI2, F16C, FMA, LZCNT (`abm`),
+    /// MOVBE — which `SignalPathAVX2` is compiled for.
+    static let hasX86_64_v3: Bool = {
+        let needed: Set<Substring> = ["avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe"]
+        guard let file = fopen("/proc/cpuinfo", "r") else { return false }
+        defer { fclose(file) }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, file) > 0, let line {
+            let text = String(cString: line)
+            guard text.hasPrefix("flags") else { continue }
+            // The first processor's flags; the kernel lists the same on every core.
+            return needed.isSubset(of: Set(text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })))
+        }
+        return false
+    }()
+}
