@@ -214,7 +214,7 @@ def instructions_by_stage():
                                 check=True, capture_output=True, text=True).stdout
     # Authenticity first: its worker step is an AnalysisWorker method.
     stages = [("authenticity: segment edges and holes, verdict (issue 19)", ("SpectralEdgeProbe", "probeEdges", "Authenticity", "BandedSpectrum")),
-              ("true peak (BS.1770 4× FIR)", ("TruePeakMeter",)), ("levels (LevelStatistics)", ("LevelStatistics",)),
+              ("true peak (BS.1770 4× FIR; AVX2 where the processor has it)", ("TruePeakMeter", "SignalPathAVX2")), ("levels (LevelStatistics)", ("LevelStatistics",)),
               ("K-weighting (two biquads, Double)", ("KWeighting",)), ("FFT (FFTW, with planning)", ("libfftw3f",)),
               ("segments: window, power, stereo image, peaks", ("SegmentTransform", "StereoImage", "AnalysisWorker", "PowerSpectrum")),
               ("decode (PCM → Float)", ("PCMDecoder",)), ("window tables (once per process)", ("WindowResponse", "Window")),
