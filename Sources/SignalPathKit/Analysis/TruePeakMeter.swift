@@ -91,7 +91,7 @@ public struct TruePeakMeter: Sendable {
     }
 
     /// Whether `interpolate` takes eight outputs at a time (`TruePeakAVX2`): on processors with
-    /// AVX2, where it gives the same bits in about half the instructions.
+    /// AVX2, where it gives the same bits faster (4.3 → 3.4 ns per sample, `Micro true-peak`).
     static let wide = ProcessorFeatures.hasX86_64_v3
 
     /// The largest magnitude of one phase's outputs over `block`: four outputs at a time, each a

@@ -93,7 +93,12 @@ public final class AudioFile: Sendable {
         guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             return try open(path, decoding: decoding, stream: stream)
         }
-        let file = try CachedFile(path: path)
+        let file: CachedFile
+        do {
+            file = try CachedFile(path: path)
+        } catch .notRegularFile(_, kind: "FIFO") {
+            return try open(path, decoding: decoding, stream: stream)  // a pipe swapped in after the check
+        }
         let whole = file.size <= Int64(CachedFile.defaultCacheBytes / 2)
         try await file.load(0..<min(file.size, whole ? file.size : Int64(file.blockSize)))
         return try AudioFile(file: file, decoding: decoding, stream: stream)
