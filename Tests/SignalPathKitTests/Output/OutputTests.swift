@@ -1,4 +1,5 @@
 import Testing
+import SignalPathTestSupport
 @testable import SignalPathKit
 
 @Suite("Output formatting")
@@ -22,6 +23,45 @@ struct OutputTests {
         )
         #expect(JSONValue.array([1, 2]).serialized(pretty: true) == "[\n  1,\n  2\n]")
         #expect(UnitFormat.shortest(1e-7) == "1e-07" && UnitFormat.shortest(-6.02) == "-6.02" && UnitFormat.shortest(1e20) == "1e+20")
+    }
+
+    /// Strings are appended whole when no byte needs an escape; this checks that shortcut against
+    /// a scalar-by-scalar model over seeded strings built from the edge cases: C0 and C1 controls,
+    /// DEL, quote and backslash, and neighbours that need no escape (U+00A0 is 0xC2 0xA0; U+0100 is
+    /// 0xC4 0x80, a C1-like byte after another lead byte).
+    @Test("JSON strings: the whole-string shortcut escapes exactly what a scalar-by-scalar model escapes")
+    func jsonStringShortcut() {
+        let pieces: [Unicode.Scalar] = ["a", "é", "♪", "\u{A0}", "\u{100}", "\u{7E}", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", "\u{1F}", "\"", "\\", "\n", "\u{1B}"]
+        func model(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        var random = SeededGenerator(seed: 31)
+        var shortcuts = 0
+        for _ in 0..<2000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...6, using: &random) {
+                // Mostly harmless pieces, so that many strings take the shortcut.
+                let piece = Int.random(in: 0..<10, using: &random) < 7 ? pieces[Int.random(in: 0..<6, using: &random)] : pieces.randomElement(using: &random)!
+                text.unicodeScalars.append(piece)
+            }
+            if text.unicodeScalars.allSatisfy({ pieces.prefix(6).contains($0) }) { shortcuts += 1 }
+            #expect(JSONValue.string(text).serialized() == model(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        #expect(shortcuts > 200 && shortcuts < 1900, "\(shortcuts) plain strings")
     }
 
     @Test("terminal text shows control characters and escape sequences escaped")
