@@ -12,7 +12,7 @@
 final class MappedBufferPool: Sendable {
     /// The pool every `FileReader` shares, so that files read one after another reuse buffers.
     /// Two idle 1 MiB blocks are enough for a scan: a cache evicts one block per block it reads.
-    static let reads = MappedBufferPool(idleByteLimit: 2 << 20)
+    static let reads = MappedBufferPool(idleByteLimit: 2 << 20, populates: true)
 
     /// The pool of workers' rows and frame windows (`SampleScratch`), so that `scan`, which makes
     /// new workers for every file, reuses pages already touched: allocated afresh, every file's
@@ -27,6 +27,8 @@ final class MappedBufferPool: Sendable {
     static let smallestCapacity = 128 << 10
 
     let idleByteLimit: Int
+    /// Whether new mappings are populated when mapped: a read fills its whole buffer at once.
+    let populates: Bool
     /// Whether a request with no idle buffer of its class takes the smallest idle larger one.
     let takesLarger: Bool
     private let state = Protected(State())
@@ -42,8 +44,9 @@ final class MappedBufferPool: Sendable {
         var mappings = 0
     }
 
-    init(idleByteLimit: Int, takesLarger: Bool = false) {
+    init(idleByteLimit: Int, takesLarger: Bool = false, populates: Bool = false) {
         self.idleByteLimit = idleByteLimit
+        self.populates = populates
         self.takesLarger = takesLarger
     }
 
@@ -78,7 +81,7 @@ final class MappedBufferPool: Sendable {
             return state.idle.remove(at: index)
         }
         if let reused { return reused }
-        let mapped = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        let mapped = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | (populates ? MAP_POPULATE : 0), -1, 0)
         guard let mapped, mapped != MAP_FAILED else { return nil }
         state.withLock { state in
             state.mappedBytes += capacity

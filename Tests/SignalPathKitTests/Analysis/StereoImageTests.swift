@@ -165,4 +165,24 @@ struct StereoImageTests {
         #expect(one == three)
         #expect(abs(one!.delaySamples! - 5) < 0.05)
     }
+
+    @Test("window autocorrelation: N − τ for a rectangle (stopping below a tenth of N), a Double sum for a seeded window")
+    func windowAutocorrelation() {
+        let rectangle = [Float](repeating: 1, count: 1000)
+        let flat = StereoImage.windowAutocorrelation(rectangle, upTo: 2000)
+        // N − τ ≥ 0.1·N up to τ = 900; the sum stops at the first lag below it.
+        #expect(flat.count == 901)
+        #expect(flat.enumerated().allSatisfy { $0.element == Double(1000 - $0.offset) })
+        #expect(StereoImage.windowAutocorrelation(rectangle, upTo: 37).count == 38)
+
+        var generator = SeededGenerator(seed: 19)
+        let window = (0..<8195).map { _ in Float.random(in: 0.5...1, using: &generator) }
+        let values = StereoImage.windowAutocorrelation(window, upTo: 480)
+        #expect(values.count == 481)
+        for lag in [0, 1, 7, 8, 9, 255, 480] {
+            var model = 0.0
+            for index in 0..<(window.count - lag) { model += Double(window[index]) * Double(window[index + lag]) }
+            #expect(abs(values[lag] - model) <= 1e-5 * model, "lag \(lag): \(values[lag]) vs \(model)")
+        }
+    }
 }

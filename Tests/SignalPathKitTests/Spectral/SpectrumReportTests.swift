@@ -158,4 +158,27 @@ struct SpectrumPresentationTests {
         let bytesRead = file.source!.reader.statistics.bytesRead
         #expect(bytesRead < 48_000 * 4 + 3 * Int64(CachedFile.defaultBlockSize), "read \(bytesRead) bytes for a 192 000-byte range")
     }
+
+    @Test("the window's response table: each DTFT magnitude as a direct sum of w[n]·e^(−2πiδn/N) gives it, to 1e−12")
+    func windowResponseTable() {
+        let size = 2048, fftSize = 4096
+        let window = WindowTable.shared(.kaiser(beta: 20), size: size).coefficients
+        let offsets = SIMD4<Double>(0, 19.0 / 64, 0.3, 1.5)
+        let magnitudes = WindowResponse.dtft(window, fftSize: fftSize, offsetBins: offsets)
+        for lane in 0..<4 {
+            var re = 0.0, im = 0.0
+            for n in 0..<size {
+                let angle = -2 * Double.pi * offsets[lane] * Double(n) / Double(fftSize)
+                re += Double(window[n]) * cos(angle)
+                im += Double(window[n]) * sin(angle)
+            }
+            let model = (re * re + im * im).squareRoot()
+            #expect(abs(magnitudes[lane] - model) <= 1e-12 * model, "δ = \(offsets[lane]): \(magnitudes[lane]) vs \(model)")
+        }
+        // The table holds those values at multiples of 1/64 bin and interpolates between them.
+        let table = WindowResponse(window, fftSize: fftSize)
+        #expect(abs(table.magnitude(atOffset: 19.0 / 64) - magnitudes[1]) <= 1e-12 * magnitudes[1])
+        #expect(abs(table.magnitude(atOffset: 0.3) - magnitudes[2]) <= 1e-6 * magnitudes[2])
+        #expect(table.magnitude(atOffset: -1.5) == table.magnitude(atOffset: 1.5))
+    }
 }
