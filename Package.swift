@@ -32,9 +32,9 @@ let package = Package(
             pkgConfig: "fftw3f",
             providers: [.apt(["libfftw3-dev"])]
         ),
+        // Declarations only: libasound is opened by the commands that play or capture (Live/ALSADevice.swift).
         .systemLibrary(
             name: "CALSA",
-            pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
         // Declarations only: libcairo is opened on a chart's first use (Rendering/CairoSurface.swift).

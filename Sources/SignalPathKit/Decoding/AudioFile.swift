@@ -86,8 +86,9 @@ public final class AudioFile: Sendable {
     /// wait for DispatchIO. Blocking holds one of the cooperative pool's threads; with every thread
     /// waiting, the reads' completions wait for libdispatch to add one (`scan` of 500 links to a
     /// 0.1 s WAV: 1.4 s with `--jobs 2` opening directly, 0.54 s with `--jobs 1`, 0.33 s with
-    /// `--jobs 2` loading first). A large file's first block is read anyway, for its header, so a
-    /// range deep into it costs nothing more. Standard input and named pipes open as `open` does.
+    /// `--jobs 2` loading first). Of a large file only the head is read (`CachedFile.head()`), so
+    /// that a range deep into it reads little more than the range. Standard input and named pipes
+    /// open as `open` does.
     public static func load(_ path: String, decoding: Decoding = .automatic, stream: Int? = nil) async throws(SignalPathError) -> AudioFile {
         var status = stat()
         guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
@@ -99,8 +100,11 @@ public final class AudioFile: Sendable {
         } catch .notRegularFile(_, kind: "FIFO") {
             return try open(path, decoding: decoding, stream: stream)  // a pipe swapped in after the check
         }
-        let whole = file.size <= Int64(CachedFile.defaultCacheBytes / 2)
-        try await file.load(0..<min(file.size, whole ? file.size : Int64(file.blockSize)))
+        if file.size <= Int64(CachedFile.defaultCacheBytes / 2) {
+            try await file.load(0..<file.size)
+        } else {
+            try await file.loadHead()
+        }
         return try AudioFile(file: file, decoding: decoding, stream: stream)
     }
 
@@ -120,11 +124,12 @@ public final class AudioFile: Sendable {
 
     /// Opens the audio in `file`: its audio stream `stream` (0 when nil).
     public init(file: CachedFile, decoding: Decoding = .automatic, stream: Int? = nil) throws(SignalPathError) {
-        // Opening reads headers only: no read-ahead, so `info` on a huge file reads one block.
+        // Opening reads headers only: no read-ahead, and the head (`CachedFile.head()`) rather than
+        // block 0, so `info` on a huge file reads 128 KiB unless its headers reach further.
         // signalpath's own parser reads WAV, RF64, Wave64 and AIFF headers first, whatever the
         // encoding and decoder, so that a rate or channel count that is not usable is refused the
         // same way on every path (libsndfile would read an AIFF rate of 0 Hz as 1 Hz).
-        let header = try PCMLayout.parseHeader(FileCursor(file: file, readAheadBlocks: 0), size: file.size, path: file.path)
+        let header = try PCMLayout.parseHeader(FileCursor(file: file, readAheadBlocks: 0, startsWithHead: true), size: file.size, path: file.path)
         path = file.path
         source = file
         streamDecoder = nil
@@ -146,7 +151,7 @@ public final class AudioFile: Sendable {
         }
         let probe: SndFile
         do {
-            probe = try SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0), path: file.path)
+            probe = try SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0, startsWithHead: true), path: file.path)
         } catch {
             // What libsndfile does not read goes to FFmpeg (not an empty file: nothing reads that).
             guard case .unrecognizedFormat = error, decoding == .automatic, file.size > 0 else { throw error }

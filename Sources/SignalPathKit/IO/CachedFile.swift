@@ -14,6 +14,8 @@ public final class CachedFile: Sendable {
     /// How many blocks a cursor keeps in flight beyond its own during a sequential scan.
     public let readAheadBlocks: Int
     private let inFlight = Protected<[Int64: PendingRead]>([:])
+    /// The read of the file's first `headSize` bytes, once started (`head()`).
+    private let headRead = Protected<PendingRead?>(nil)
 
     /// Default block size: large enough that a read's fixed cost (a channel barrier, thread
     /// hand-offs) is spread thin, small enough that a random seek reads little more than it needs.
@@ -27,6 +29,12 @@ public final class CachedFile: Sendable {
     public static let defaultCacheBytes = 6 << 20
     /// Default read-ahead for sequential scans, in blocks.
     public static let defaultReadAheadBlocks = 2
+    /// What `head()` reads when block 0 is not cached: enough for the headers of the files met so
+    /// far (a WAV's chunks before `data`, FLAC's metadata, an Ogg's first pages), one pooled
+    /// buffer. `info`, and a range deep into a large file, then read 128 KiB for the header
+    /// rather than a 1 MiB block (`info` on a 10 s WAV: 1 MiB copied into fresh pages was ~0.5 ms
+    /// of its 6.5; docs/ARCHITECTURE.md, "Per-process costs").
+    public static let headSize = 128 << 10
 
     public init(
         reader: FileReader, cache: FileMemoryCache? = nil, blockSize: Int = CachedFile.defaultBlockSize,
@@ -97,6 +105,33 @@ public final class CachedFile: Sendable {
         case .cached(let bytes): return bytes
         case .pending(let pending): return try pending.wait().get()
         }
+    }
+
+    /// The file's first bytes, for parsing headers: block 0 when it is cached (or the file is no
+    /// larger than `headSize`), else the first `headSize` bytes, read once and kept with the file.
+    public func head() throws(SignalPathError) -> FileBytes {
+        guard let pending = headPending() else { return try block(0) }
+        return try pending.wait().get()
+    }
+
+    /// As `head()`, suspending rather than blocking until the bytes have arrived.
+    public func loadHead() async throws(SignalPathError) {
+        guard let pending = headPending() else { return try await load(0..<min(size, Int64(blockSize))) }
+        _ = try await pending.outcome().get()
+    }
+
+    /// The head's read, started if need be; nil when block 0 serves instead.
+    private func headPending() -> PendingRead? {
+        if size <= Int64(Self.headSize) { return nil }
+        if case .hit = cache.data(for: blockRange(0).clamped(to: 0..<size)) { return nil }
+        let (pending, started) = headRead.withLock { read -> (PendingRead, Bool) in
+            if let read { return (read, false) }
+            let started = PendingRead()
+            read = started
+            return (started, true)
+        }
+        if started { reader.read(0..<Int64(Self.headSize)) { pending.complete($0) } }
+        return pending
     }
 
     /// Brings the blocks covering `range` into the cache, suspending (not blocking a thread) until

@@ -12,14 +12,22 @@ public final class FileCursor {
     /// The first error a read met; reads after it return nothing. Decoders check it when a read is short.
     public private(set) var error: SignalPathError?
 
+    /// Whether block 0 is first served by the file's head (`CachedFile.head()`).
+    public let startsWithHead: Bool
+
     /// No block starting at or after this offset is prefetched.
     private var readAheadLimit = Int64.max
     private var currentIndex: Int64 = -1
     private var currentBytes = FileBytes.empty
+    /// True while `currentBytes` is the head, which may end before block 0 does.
+    private var currentIsHead = false
 
-    public init(file: CachedFile, readAheadBlocks: Int? = nil) {
+    /// `startsWithHead` for cursors that parse headers: reads within the file's first
+    /// `CachedFile.headSize` bytes then need no 1 MiB block; a read past them loads block 0.
+    public init(file: CachedFile, readAheadBlocks: Int? = nil, startsWithHead: Bool = false) {
         self.file = file
         self.readAheadBlocks = readAheadBlocks ?? file.readAheadBlocks
+        self.startsWithHead = startsWithHead
     }
 
     public func limitReadAhead(to offset: Int64) {
@@ -40,6 +48,7 @@ public final class FileCursor {
             let index = file.blockIndex(containing: position)
             if index != currentIndex && !moveTo(block: index) { break }
             let start = Int(position - file.blockRange(index).lowerBound)
+            if start >= currentBytes.count && currentIsHead && !moveTo(block: index, pastHead: true) { break }
             guard start < currentBytes.count else { break }
             let count = min(currentBytes.count - start, buffer.count - copied)
             currentBytes.withUnsafeBytes { buffer.copy(from: $0, start..<start + count, to: copied) }
@@ -52,7 +61,9 @@ public final class FileCursor {
     public func peek(upTo count: Int, _ body: (UnsafeRawBufferPointer) -> Int) -> Int {
         let index = file.blockIndex(containing: position)
         let start = Int(position - file.blockRange(index).lowerBound)
-        guard error == nil, index == currentIndex || moveTo(block: index), start < currentBytes.count else {
+        guard error == nil, index == currentIndex || moveTo(block: index),
+            start < currentBytes.count || (currentIsHead && moveTo(block: index, pastHead: true)), start < currentBytes.count
+        else {
             return body(UnsafeRawBufferPointer(start: nil, count: 0))
         }
         let used = currentBytes.withUnsafeBytes { block in
@@ -62,11 +73,13 @@ public final class FileCursor {
         return used
     }
 
-    private func moveTo(block index: Int64) -> Bool {
+    private func moveTo(block index: Int64, pastHead: Bool = false) -> Bool {
         let sequential = index == currentIndex + 1
         do {
-            currentBytes = try file.block(index)
+            let fromHead = index == 0 && startsWithHead && !pastHead
+            currentBytes = try fromHead ? file.head() : file.block(index)
             currentIndex = index
+            currentIsHead = fromHead
         } catch {
             self.error = error
             return false

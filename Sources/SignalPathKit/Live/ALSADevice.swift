@@ -1,7 +1,8 @@
 import CALSA
 
 /// A PCM device of ALSA, for playing or capturing interleaved frames: the only file that talks to
-/// libasound.
+/// libasound, which is opened with `dlopen` when the first device is (only `replay` and `record`
+/// need it; linked, it added 0.2 ms to every start of every command, docs/ARCHITECTURE.md).
 ///
 /// Opened blocking, as 32-bit float or 16-bit integer interleaved (`plug` layers convert for the
 /// hardware). Not Sendable: one thread owns a device; `close()` (or deinit) releases it.
@@ -20,6 +21,7 @@ public final class ALSADevice {
     public let channels: Int
     public let sampleType: SampleType
     private var handle: OpaquePointer?
+    private let alsa: ALSA
 
     /// Opens `name` (`default`, `null`, `hw:0`, …) with `channels` at `sampleRate` and about
     /// `latency` seconds of buffer.
@@ -33,25 +35,26 @@ public final class ALSADevice {
         self.sampleRate = sampleRate
         self.channels = channels
         self.sampleType = sampleType
-        signalpath_alsa_quiet()
+        let alsa = try ALSA.library()
+        self.alsa = alsa
         var pcm: OpaquePointer?
         let stream = direction == .playback ? SND_PCM_STREAM_PLAYBACK : SND_PCM_STREAM_CAPTURE
-        let opened = snd_pcm_open(&pcm, name, stream, 0)
+        let opened = alsa.open(&pcm, name, stream, 0)
         if opened == -ENOENT || opened == -ENODEV {
             // What alsa-lib says when there is no sound card, or no such device: say where to look.
             let lister = direction == .playback ? "aplay -L" : "arecord -L"
-            throw .device(name: name, reason: "cannot open: \(String(cString: snd_strerror(opened))) (no sound card? list devices with \(lister))")
+            throw .device(name: name, reason: "cannot open: \(alsa.message(opened)) (no sound card? list devices with \(lister))")
         }
-        try Self.check(opened, name: name, doing: "open")
+        try check(opened, doing: "open")
         handle = pcm
         let format = sampleType == .float32 ? SND_PCM_FORMAT_FLOAT_LE : SND_PCM_FORMAT_S16_LE
-        let status = snd_pcm_set_params(
+        let status = alsa.setParameters(
             pcm, format, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels), UInt32(sampleRate),
             1, UInt32(max(10_000, latency * 1_000_000)))
         if status < 0 {
-            snd_pcm_close(pcm)
+            alsa.close(pcm)
             handle = nil
-            try Self.check(status, name: name, doing: "configure (\(channels) channels at \(sampleRate) Hz)")
+            try check(status, doing: "configure (\(channels) channels at \(sampleRate) Hz)")
         }
     }
 
@@ -63,9 +66,9 @@ public final class ALSADevice {
         precondition(direction == .playback && sampleType == .float32 && samples.count >= frames * channels)
         var done = 0
         while done < frames, let handle {
-            let written = snd_pcm_writei(handle, samples.baseAddress! + done * channels, snd_pcm_uframes_t(frames - done))
+            let written = alsa.writei(handle, samples.baseAddress! + done * channels, snd_pcm_uframes_t(frames - done))
             if written < 0 {
-                try Self.check(Int32(snd_pcm_recover(handle, Int32(written), 1)), name: name, doing: "play")
+                try check(Int32(alsa.recover(handle, Int32(written), 1)), doing: "play")
                 continue
             }
             done += written
@@ -78,9 +81,9 @@ public final class ALSADevice {
         precondition(direction == .capture)
         guard let handle else { return 0 }
         while true {
-            let read = snd_pcm_readi(handle, buffer.baseAddress, snd_pcm_uframes_t(frames))
+            let read = alsa.readi(handle, buffer.baseAddress, snd_pcm_uframes_t(frames))
             if read >= 0 { return read }
-            try Self.check(Int32(snd_pcm_recover(handle, Int32(read), 1)), name: name, doing: "capture")
+            try check(Int32(alsa.recover(handle, Int32(read), 1)), doing: "capture")
         }
     }
 
@@ -88,24 +91,75 @@ public final class ALSADevice {
     public var delayFrames: Int {
         guard let handle else { return 0 }
         var delay = snd_pcm_sframes_t(0)
-        return snd_pcm_delay(handle, &delay) == 0 ? max(0, delay) : 0
+        return alsa.delay(handle, &delay) == 0 ? max(0, delay) : 0
     }
 
     /// Stops at once, dropping what is queued (seeking, pausing, quitting).
     public func drop() {
         if let handle {
-            snd_pcm_drop(handle)
-            snd_pcm_prepare(handle)
+            alsa.drop(handle)
+            alsa.prepare(handle)
         }
     }
 
     public func close() {
-        if let handle { snd_pcm_close(handle) }
+        if let handle { alsa.close(handle) }
         handle = nil
     }
 
-    private static func check(_ status: Int32, name: String, doing: String) throws(SignalPathError) {
+    private func check(_ status: Int32, doing: String) throws(SignalPathError) {
         guard status < 0 else { return }
-        throw .device(name: name, reason: "cannot \(doing): \(String(cString: snd_strerror(status)))")
+        throw .device(name: name, reason: "cannot \(doing): \(alsa.message(status))")
+    }
+}
+
+/// libasound's functions, looked up once with `dlsym` after one `dlopen`.
+private struct ALSA: @unchecked Sendable {
+    // @unchecked: C function pointers, immutable after loading; each device is used by one thread.
+    let open: sp_snd_pcm_open_fn
+    let setParameters: sp_snd_pcm_set_params_fn
+    let close: sp_snd_pcm_close_fn
+    let writei: sp_snd_pcm_writei_fn
+    let readi: sp_snd_pcm_readi_fn
+    let recover: sp_snd_pcm_recover_fn
+    let delay: sp_snd_pcm_delay_fn
+    let drop: sp_snd_pcm_drop_fn
+    let prepare: sp_snd_pcm_prepare_fn
+    let strerror: sp_snd_strerror_fn
+
+    /// alsa-lib's text for a negative status.
+    func message(_ status: Int32) -> String {
+        strerror(status).map { String(cString: $0) } ?? "error \(status)"
+    }
+
+    static let libraryName = "libasound.so.2"
+    private static let loaded: Result<ALSA, SignalPathError> = load()
+
+    static func library() throws(SignalPathError) -> ALSA {
+        switch loaded {
+        case .success(let alsa): return alsa
+        case .failure(let error): throw error
+        }
+    }
+
+    private static func load() -> Result<ALSA, SignalPathError> {
+        do throws(SignalPathError) {
+            let library = try SharedLibrary(libraryName, need: "playing and recording need ALSA (Debian: apt-get install libasound2)")
+            signalpath_alsa_quiet(try library.function("snd_lib_error_set_handler", sp_snd_lib_error_set_handler_fn.self))
+            return .success(
+                ALSA(
+                    open: try library.function("snd_pcm_open", sp_snd_pcm_open_fn.self),
+                    setParameters: try library.function("snd_pcm_set_params", sp_snd_pcm_set_params_fn.self),
+                    close: try library.function("snd_pcm_close", sp_snd_pcm_close_fn.self),
+                    writei: try library.function("snd_pcm_writei", sp_snd_pcm_writei_fn.self),
+                    readi: try library.function("snd_pcm_readi", sp_snd_pcm_readi_fn.self),
+                    recover: try library.function("snd_pcm_recover", sp_snd_pcm_recover_fn.self),
+                    delay: try library.function("snd_pcm_delay", sp_snd_pcm_delay_fn.self),
+                    drop: try library.function("snd_pcm_drop", sp_snd_pcm_drop_fn.self),
+                    prepare: try library.function("snd_pcm_prepare", sp_snd_pcm_prepare_fn.self),
+                    strerror: try library.function("snd_strerror", sp_snd_strerror_fn.self)))
+        } catch {
+            return .failure(error)
+        }
     }
 }

@@ -85,4 +85,31 @@ struct CachedFileTests {
         #expect(seen == Array(content[4090..<4096]), "only what lies in the current block")
         #expect(used == 4 && cursor.position == 4094)
     }
+
+    @Test("a cursor starting with the head reads only the head until a read goes past it, then the file's bytes as any cursor")
+    func headFirst() throws {
+        // Blocks of 512 KiB, so that block 0 reaches well past the 128 KiB head.
+        let file = try CachedFile(path: path, blockSize: 512 << 10)
+        let cursor = FileCursor(file: file, readAheadBlocks: 0, startsWithHead: true)
+        #expect(try cursor.bytes(in: 0..<64) == Array(content[0..<64]))
+        #expect(file.reader.statistics.bytesRead == Int64(CachedFile.headSize), "the head alone")
+        #expect(file.cache.byteCount == 0, "the head is kept apart from the cache's blocks")
+        var random = SeededGenerator(seed: 8)
+        for _ in 0..<300 {
+            let start = Int.random(in: 0...content.count + 10, using: &random)
+            let length = Int.random(in: 0...200_000, using: &random)
+            let expected = Array(content[min(start, content.count)..<min(start + length, content.count)])
+            #expect(try cursor.bytes(in: Int64(start)..<Int64(start + length)) == expected)
+            cursor.seek(to: Int64(start))
+            var seen: [UInt8] = []
+            _ = cursor.peek(upTo: length) { bytes in
+                seen = Array(bytes)
+                return 0
+            }
+            #expect(!seen.isEmpty || expected.isEmpty, "a peek at \(start) sees the bytes there")
+            #expect(seen.elementsEqual(content[min(start, content.count)..<min(start + seen.count, content.count)]))
+        }
+        // With block 0 cached, the head is block 0 itself.
+        #expect(try file.head().count == 512 << 10)
+    }
 }
