@@ -43,6 +43,33 @@ struct SpectrumCLITests {
         #expect(abs((left["level_dbfs"] as? Double ?? 0) - -6.02) < 0.02)
     }
 
+    @Test("FFTW's wisdom is saved in $XDG_CACHE_HOME/signalpath, used without being rewritten, and changes no result; a damaged or unwritable cache changes nothing either")
+    func fftwWisdom() throws {
+        let scratch = ScratchDirectory("wisdom")
+        let cache = scratch.file("cache")
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = cache
+        let arguments = ["spectrum", sample("pink-noise-seed1-48k-s16.wav"), "--fft-size", "16384", "--format", "csv"]
+        let first = try run(signalpath, arguments, environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        let wisdom = cache + "/signalpath/fftw-wisdom"
+        let saved = try String(contentsOfFile: wisdom, encoding: .utf8)
+        #expect(saved.hasPrefix("(fftw-3") && saved.contains("fftwf_wisdom"))
+        let written = try FileManager.default.attributesOfItem(atPath: wisdom)[.modificationDate] as? Date
+        Thread.sleep(forTimeInterval: 0.05)
+        let second = try run(signalpath, arguments, environment: environment)
+        #expect(second.stdout == first.stdout)
+        #expect(try FileManager.default.attributesOfItem(atPath: wisdom)[.modificationDate] as? Date == written, "planned from wisdom: nothing new to save")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache + "/signalpath") == ["fftw-wisdom"], "no temporary file left")
+
+        try Data("(fftw-3.3.10 fftwf_wisdom #x0 (garbage".utf8).write(to: URL(fileURLWithPath: wisdom))
+        let damaged = try run(signalpath, arguments, environment: environment)
+        #expect(damaged.status == 0 && damaged.stdout == first.stdout && damaged.stderr.isEmpty)
+        environment["XDG_CACHE_HOME"] = sample("pink-noise-seed1-48k-s16.wav")  // a file: no directory can be made there
+        let unwritable = try run(signalpath, arguments, environment: environment)
+        #expect(unwritable.status == 0 && unwritable.stdout == first.stdout && unwritable.stderr.isEmpty)
+    }
+
     @Test("peaks, bands and several files as CSV; NDJSON one line per file")
     func tables() throws {
         let peaks = try signalpath("spectrum", sample("stereo-440L-880R-44k1-s16.wav"), "--peaks", "1", "--format", "csv")

@@ -1,4 +1,5 @@
 import CFFTW
+import Glibc
 
 /// A real-to-complex FFT of one size with its own aligned buffers: the only Swift file that talks
 /// to FFTW.
@@ -78,7 +79,7 @@ final class RealFFT {
                 fftwf_free(scratchIn)
                 fftwf_free(scratchOut)
             }
-            let plan = fftwf_plan_dft_c2r_1d(Int32(size), scratchIn, scratchOut, UInt32(FFTW_ESTIMATE))!
+            let plan = planned { fftwf_plan_dft_c2r_1d(Int32(size), scratchIn, scratchOut, $0) }
             inversePlans[size] = plan
             return plan
         }
@@ -102,12 +103,65 @@ final class RealFFT {
     ) -> OpaquePointer {
         plannerLock.withLock {
             if let plan = plans[size] { return plan }
-            // FFTW_ESTIMATE: planning is two orders of magnitude quicker than MEASURE and the plans
-            // run at nearly the same speed for these sizes (docs/ARCHITECTURE.md, "FFTW"); it
-            // also leaves the buffers untouched.
-            let plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE))!
+            let plan = planned { fftwf_plan_dft_r2c_1d(Int32(size), input, output, $0) }
             plans[size] = plan
             return plan
+        }
+    }
+
+    /// A plan from `make`, called with planner flags: from wisdom when an earlier run saved it, else
+    /// planned and the wisdom saved. Always FFTW_ESTIMATE: planning is two orders of magnitude
+    /// quicker than MEASURE and the plans run at nearly the same speed for these sizes
+    /// (docs/ARCHITECTURE.md, "FFTW"); it leaves the buffers untouched, and it picks the same plan
+    /// on every run, so results do not depend on timing. Wisdom recorded in that mode gives that
+    /// same plan without the planner's search: 12.5 M instructions for an 8192-point plan, of a
+    /// 1 s range's ~100 M (callgrind; docs/ARCHITECTURE.md, "Per-process costs"). Under `plannerLock`.
+    private static func planned(_ make: (UInt32) -> OpaquePointer?) -> OpaquePointer {
+        Wisdom.importOnce()
+        if let plan = make(UInt32(FFTW_ESTIMATE) | UInt32(FFTW_WISDOM_ONLY)) { return plan }
+        let plan = make(UInt32(FFTW_ESTIMATE))!
+        Wisdom.save()
+        return plan
+    }
+
+    /// FFTW's wisdom, kept between runs in `$XDG_CACHE_HOME/signalpath/` (`~/.cache/signalpath/`
+    /// when unset). Read once per process; written whole to a temporary file and renamed, so that
+    /// processes running side by side (a `parallel` or Slurm scan) never read half a file. A
+    /// missing, unreadable or damaged file is planned around: FFTW refuses what it cannot parse,
+    /// and wisdom from another FFTW build does not match its plans. Under `plannerLock`.
+    private enum Wisdom {
+        nonisolated(unsafe) static var imported = false
+
+        static var directory: String? {
+            if let cache = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), cache.hasPrefix("/") {
+                return cache + "/signalpath"
+            }
+            guard let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") else { return nil }
+            return home + "/.cache/signalpath"
+        }
+
+        static func importOnce() {
+            guard !imported else { return }
+            imported = true
+            if let directory { _ = fftwf_import_wisdom_from_filename(directory + "/fftw-wisdom") }
+        }
+
+        static func save() {
+            guard let directory, let text = fftwf_export_wisdom_to_string() else { return }
+            defer { free(text) }
+            // The cache directory's parent too (XDG: created 0700 when missing).
+            let parent = String(directory[..<(directory.lastIndex(of: "/") ?? directory.endIndex)])
+            _ = mkdir(parent, 0o700)
+            _ = mkdir(directory, 0o700)
+            let target = directory + "/fftw-wisdom"
+            let temporary = target + ".\(getpid()).tmp"
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { return }
+            let length = strlen(text)
+            let written = write(descriptor, text, length)
+            let closed = close(descriptor)
+            if written == length && closed == 0 && rename(temporary, target) == 0 { return }
+            _ = unlink(temporary)
         }
     }
 }
