@@ -131,4 +131,38 @@ struct AnalyzeCLITests {
         let bad = try signalpath("analyze", path, "--silence-threshold", "5")
         #expect(bad.status == 64 && bad.stderr.contains("--silence-threshold"))
     }
+
+    @Test("reading a pipe, it widens the pipe's buffer to 1 MiB (the kernel reports it to the writer), and the result is the file's")
+    func widensPipe() throws {
+        let path = sample("tone-step-500-1k-48k-s16.wav")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let getPipeSize: Int32 = 1024 + 8  // F_GETPIPE_SZ
+        let input = Pipe(), output = Pipe()
+        let writer = input.fileHandleForWriting.fileDescriptor
+        let before = fcntl(writer, getPipeSize)
+        #expect(before == 65_536, "Linux's default pipe buffer")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: signalpath)
+        process.arguments = ["analyze", "-", "--format", "csv"]
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The header first; the size is set when the stream is opened, before the samples are read.
+        try input.fileHandleForWriting.write(contentsOf: bytes.prefix(44))
+        var widened = before
+        for _ in 0..<500 where widened == before {
+            Thread.sleep(forTimeInterval: 0.01)
+            widened = fcntl(writer, getPipeSize)
+        }
+        #expect(widened == 1 << 20, "pipe buffer \(widened) (fs.pipe-max-size is 1 MiB by default)")
+        try input.fileHandleForWriting.write(contentsOf: bytes.dropFirst(44))
+        try input.fileHandleForWriting.close()
+        let result = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let fromFile = try signalpath("analyze", path, "--format", "csv")
+        let fields = { (text: String) in text.components(separatedBy: "\n")[1].split(separator: ",", omittingEmptySubsequences: false).dropFirst() }
+        #expect(process.terminationStatus == 0)
+        #expect(fields(String(decoding: result, as: UTF8.self)) == fields(fromFile.stdout))
+    }
 }
