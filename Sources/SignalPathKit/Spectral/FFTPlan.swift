@@ -44,9 +44,19 @@ final class RealFFT {
         // tuple type (docs/ARCHITECTURE.md, "FFTW").
         let interleaved = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
         power.withUnsafeMutableBufferPointer { power in
-            for bin in 0..<binCount {
+            // Four bins at a time, split into re and im by a shuffle: the same products and sums
+            // as one bin at a time, in a quarter of the instructions.
+            var bin = 0
+            while bin &+ 4 <= binCount {
+                let pairs = UnsafeRawPointer(interleaved + 2 &* bin).loadUnaligned(as: SIMD8<Float>.self)
+                let re = pairs.evenHalf, im = pairs.oddHalf
+                UnsafeMutableRawPointer(power.baseAddress! + bin).storeBytes(of: re * re + im * im, as: SIMD4<Float>.self)
+                bin &+= 4
+            }
+            while bin < binCount {
                 let re = interleaved[2 &* bin], im = interleaved[2 &* bin &+ 1]
                 power[bin] = re * re + im * im
+                bin &+= 1
             }
         }
     }

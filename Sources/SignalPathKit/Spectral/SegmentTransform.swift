@@ -26,7 +26,7 @@ public final class SegmentTransform {
         window.withUnsafeBufferPointer { window in
             fft.powerSpectrum(into: &power) { input in
                 if let channel {
-                    for n in 0..<windowSize { input[n] = window[n] * samples[base &+ n &* channels &+ channel] }
+                    Self.windowed(samples, from: base &+ channel, stride: channels, by: window, into: input)
                 } else {
                     let scale = 1 / Float(channels)
                     for n in 0..<windowSize {
@@ -37,6 +37,40 @@ public final class SegmentTransform {
                 }
                 for n in windowSize..<input.count { input[n] = 0 }
             }
+        }
+    }
+
+    /// `input[n] = window[n] · samples[first + n·stride]` for every n of the window. One channel
+    /// of one or two is taken four frames at a time (two interleaved channels split by a shuffle):
+    /// the strided scalar loop was most of `transform`'s 18 % of `spectrum`'s time (perf). The
+    /// products are the scalar loop's, so the results are bit for bit the same.
+    static func windowed(
+        _ samples: UnsafeBufferPointer<Float>, from first: Int, stride: Int, by window: UnsafeBufferPointer<Float>,
+        into input: UnsafeMutableBufferPointer<Float>
+    ) {
+        let count = window.count
+        let source = samples.baseAddress! + first, target = input.baseAddress!, weights = window.baseAddress!
+        var n = 0
+        if stride == 1 {
+            while n &+ 4 <= count {
+                let values = UnsafeRawPointer(source + n).loadUnaligned(as: SIMD4<Float>.self)
+                let weight = UnsafeRawPointer(weights + n).loadUnaligned(as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(target + n).storeBytes(of: weight * values, as: SIMD4<Float>.self)
+                n &+= 4
+            }
+        } else if stride == 2 {
+            // Four frames of the pair from `source`, which points at this channel's first sample;
+            // the last frame's other sample may lie past the buffer, so the loop stops a frame early.
+            while n &+ 5 <= count {
+                let frames = UnsafeRawPointer(source + 2 &* n).loadUnaligned(as: SIMD8<Float>.self)
+                let weight = UnsafeRawPointer(weights + n).loadUnaligned(as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(target + n).storeBytes(of: weight * frames.evenHalf, as: SIMD4<Float>.self)
+                n &+= 4
+            }
+        }
+        while n < count {
+            target[n] = weights[n] * source[n &* stride]
+            n &+= 1
         }
     }
 

@@ -24,4 +24,50 @@ struct SegmentTransformTests {
             #expect(abs(found.power - total) <= 1e-12 * total, "trial \(trial)")
         }
     }
+
+    @Test("windowing one channel of interleaved frames gives the scalar products bit for bit: 1 to 3 channels, every channel, every window length up to 40, at the buffer's end")
+    func windowedAgreesWithScalarModel() {
+        var random = SeededGenerator(seed: 27)
+        for channels in 1...3 {
+            for length in 1...40 {
+                let frames = length + Int.random(in: 0...3, using: &random)
+                let samples = (0..<frames * channels).map { _ in Float.random(in: -1...1, using: &random) }
+                let window = (0..<length).map { _ in Float.random(in: 0...1, using: &random) }
+                // The last segment that fits, so that a load past the end would be caught by ASan.
+                let firstFrame = frames - length
+                for channel in 0..<channels {
+                    var input = [Float](repeating: .nan, count: length)
+                    samples.withUnsafeBufferPointer { samples in
+                        window.withUnsafeBufferPointer { window in
+                            input.withUnsafeMutableBufferPointer { input in
+                                SegmentTransform.windowed(samples, from: firstFrame * channels + channel, stride: channels, by: window, into: input)
+                            }
+                        }
+                    }
+                    let model = (0..<length).map { window[$0] * samples[(firstFrame + $0) * channels + channel] }
+                    #expect(input.map(\.bitPattern) == model.map(\.bitPattern), "\(channels) channels, channel \(channel), length \(length)")
+                }
+            }
+        }
+    }
+
+    @Test("the power spectrum is |X[k]|² of FFTW's output bin by bin, bit for bit, for sizes whose bin counts leave 0–3 bins after the groups of four")
+    func powerAgreesWithScalarModel() {
+        var random = SeededGenerator(seed: 28)
+        for size in [2, 4, 6, 8, 10, 16, 22, 64, 1000] {
+            let fft = RealFFT(size: size)
+            var power = [Float](repeating: .nan, count: fft.binCount)
+            let signal = (0..<size).map { _ in Float.random(in: -1...1, using: &random) }
+            fft.powerSpectrum(into: &power) { input in
+                for index in 0..<size { input[index] = signal[index] }
+            }
+            let model: [Float] = fft.withLastSpectrum { spectrum in
+                (0..<fft.binCount).map { bin -> Float in
+                    let re = spectrum[2 * bin], im = spectrum[2 * bin + 1]
+                    return re * re + im * im
+                }
+            }
+            #expect(power.map(\Float.bitPattern) == model.map(\Float.bitPattern), "size \(size)")
+        }
+    }
 }
