@@ -79,12 +79,20 @@ extension KWeighting {
     /// Filters two channels of equal length at once, on from `state`; returns the sum of squares of
     /// each one's output. The same arithmetic as `filter(_:state:)`, lane by lane.
     public func filter(_ first: UnsafeBufferPointer<Float>, _ second: UnsafeBufferPointer<Float>, state: inout PairState) -> SIMD2<Double> {
+        var energy = SIMD2<Double>()
+        filter(first, second, state: &state, adding: &energy)
+        return energy
+    }
+
+    /// As `filter(_:_:state:)`, adding the squares to `energy` one by one: a run split into pieces
+    /// sums exactly as the whole run would.
+    func filter(_ first: UnsafeBufferPointer<Float>, _ second: UnsafeBufferPointer<Float>, state: inout PairState, adding energy: inout SIMD2<Double>) {
         precondition(first.count == second.count)
         let sb0 = SIMD2(repeating: shelf[0]), sb1 = SIMD2(repeating: shelf[1]), sb2 = SIMD2(repeating: shelf[2])
         let sa1 = SIMD2(repeating: shelf[3]), sa2 = SIMD2(repeating: shelf[4])
         let ha1 = SIMD2(repeating: highPass[3]), ha2 = SIMD2(repeating: highPass[4])
         var s1 = state.shelf1, s2 = state.shelf2, h1 = state.highPass1, h2 = state.highPass2
-        var energy = SIMD2<Double>()
+        var sums = energy
         for index in 0..<first.count {
             let x = SIMD2(Double(first[index]), Double(second[index]))
             let y = sb0 * x + s1
@@ -93,10 +101,57 @@ extension KWeighting {
             let z = y + h1
             h1 = -2 * y - ha1 * z + h2
             h2 = y - ha2 * z
-            energy += z * z
+            sums += z * z
         }
         state = PairState(shelf1: s1, shelf2: s2, highPass1: h1, highPass2: h2)
-        return energy
+        energy = sums
+    }
+
+    /// Filter state of two pairs filtered together: lanes 0 and 1 one pair, 2 and 3 the other.
+    struct QuadState {
+        var shelf1: SIMD4<Double>, shelf2: SIMD4<Double>, highPass1: SIMD4<Double>, highPass2: SIMD4<Double>
+
+        init(low: PairState, high: PairState) {
+            shelf1 = SIMD4(lowHalf: low.shelf1, highHalf: high.shelf1)
+            shelf2 = SIMD4(lowHalf: low.shelf2, highHalf: high.shelf2)
+            highPass1 = SIMD4(lowHalf: low.highPass1, highHalf: high.highPass1)
+            highPass2 = SIMD4(lowHalf: low.highPass2, highHalf: high.highPass2)
+        }
+
+        var low: PairState { PairState(shelf1: shelf1.lowHalf, shelf2: shelf2.lowHalf, highPass1: highPass1.lowHalf, highPass2: highPass2.lowHalf) }
+        var high: PairState { PairState(shelf1: shelf1.highHalf, shelf2: shelf2.highHalf, highPass1: highPass1.highHalf, highPass2: highPass2.highHalf) }
+    }
+
+    /// Filters two pairs of channels in step, `count` samples each, adding each lane's squares to
+    /// `energy`: lanes 0 and 1 are `first` and `second`, 2 and 3 `third` and `fourth`. A pair's
+    /// filter is a chain of dependent multiplies and adds, so one pair leaves the processor waiting
+    /// on each result; two independent pairs interleave in about the time of one
+    /// (docs/ARCHITECTURE.md, "K-weighting"). Each lane does `filter(_:state:)`'s arithmetic.
+    func filter(
+        _ first: UnsafeBufferPointer<Float>, _ second: UnsafeBufferPointer<Float>, _ third: UnsafeBufferPointer<Float>,
+        _ fourth: UnsafeBufferPointer<Float>, state: inout QuadState, adding energy: inout SIMD4<Double>
+    ) {
+        precondition(first.count == second.count && third.count == first.count && fourth.count == first.count)
+        let sb0 = SIMD4(repeating: shelf[0]), sb1 = SIMD4(repeating: shelf[1]), sb2 = SIMD4(repeating: shelf[2])
+        let sa1 = SIMD4(repeating: shelf[3]), sa2 = SIMD4(repeating: shelf[4])
+        let ha1 = SIMD4(repeating: highPass[3]), ha2 = SIMD4(repeating: highPass[4])
+        var s1 = state.shelf1, s2 = state.shelf2, h1 = state.highPass1, h2 = state.highPass2
+        var sums = energy
+        for index in 0..<first.count {
+            let x = SIMD4(Double(first[index]), Double(second[index]), Double(third[index]), Double(fourth[index]))
+            let y = sb0 * x + s1
+            s1 = sb1 * x - sa1 * y + s2
+            s2 = sb2 * x - sa2 * y
+            let z = y + h1
+            h1 = -2 * y - ha1 * z + h2
+            h2 = y - ha2 * z
+            sums += z * z
+        }
+        state.shelf1 = s1
+        state.shelf2 = s2
+        state.highPass1 = h1
+        state.highPass2 = h2
+        energy = sums
     }
 }
 

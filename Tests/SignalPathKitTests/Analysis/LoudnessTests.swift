@@ -83,4 +83,32 @@ struct LoudnessTests {
         #expect(abs(result.truePeak) < 0.3, "true peak \(result.truePeak) dBTP")
         #expect(abs(result.channels[1].truePeak - result.channels[0].truePeak) < 1e-9)
     }
+
+    @Test("K-weighting: two pairs filtered in step give each pair's results bit for bit, and so do runs cut into seeded random pieces")
+    func kWeightingLanesAgree() {
+        var random = SeededGenerator(seed: 44)
+        let weighting = KWeighting(sampleRate: 48_000)
+        let count = 20_000
+        let channels = (0..<4).map { _ in (0..<count).map { _ in Float.random(in: -1...1, using: &random) } }
+        func pointer(_ channel: Int, _ range: Range<Int>) -> UnsafeBufferPointer<Float> {
+            channels[channel].withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[range]) }
+        }
+        // The model: each pair alone, whole, and each channel alone.
+        var lowState = KWeighting.PairState(), highState = KWeighting.PairState()
+        let low = weighting.filter(pointer(0, 0..<count), pointer(1, 0..<count), state: &lowState)
+        let high = weighting.filter(pointer(2, 0..<count), pointer(3, 0..<count), state: &highState)
+        var single = KWeighting.State()
+        #expect(weighting.filter(pointer(3, 0..<count), state: &single).bitPattern == high[1].bitPattern)
+        // In step, cut at random places; the energy carried over from piece to piece.
+        var state = KWeighting.QuadState(low: KWeighting.PairState(), high: KWeighting.PairState())
+        var sums = SIMD4<Double>()
+        var start = 0
+        while start < count {
+            let end = min(count, start + Int.random(in: 0...3000, using: &random))
+            weighting.filter(pointer(0, start..<end), pointer(1, start..<end), pointer(2, start..<end), pointer(3, start..<end), state: &state, adding: &sums)
+            start = end
+        }
+        #expect(sums.lowHalf == low && sums.highHalf == high)
+        #expect(state.low.shelf1 == lowState.shelf1 && state.high.highPass2 == highState.highPass2)
+    }
 }
