@@ -190,8 +190,8 @@ struct WindowResponse: Sendable {
     /// |Σ w[n]·e^(−2πi·δ·n/fftSize)| for four offsets δ at once, with each phasor advanced by one
     /// complex multiplication per coefficient (restarted from exact values every 1024 steps;
     /// rounding stays near 1e−13). Each lane does what a scalar loop over one offset would, in the
-    /// same order; four at a time the table costs a quarter of the instructions (callgrind: 15.4 M
-    /// → 4 M once per process; docs/ARCHITECTURE.md, "Per-process costs").
+    /// same order; four at a time the table costs half the instructions (callgrind: 15.4 M
+    /// → 7.7 M once per process; docs/ARCHITECTURE.md, "Per-process costs").
     static func dtft(_ window: [Float], fftSize: Int, offsetBins: SIMD4<Double>) -> SIMD4<Double> {
         var re = SIMD4<Double>(), im = SIMD4<Double>()
         let step = -2 * Double.pi * offsetBins / Double(fftSize)
