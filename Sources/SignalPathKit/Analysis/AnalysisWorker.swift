@@ -423,14 +423,15 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         let settling = Int64(analyzer.weighting.settlingFrames)
         guard analyzer.measuresLoudness, frames.present.count >= 4 * settling else { return nil }
         let middle = analyzer.subBlockStart(analyzer.subBlock(containing: (frames.present.lowerBound + frames.present.upperBound) / 2))
-        guard middle - settling >= max(frames.loaded.lowerBound, frames.present.lowerBound), middle < frames.present.upperBound else { return nil }
+        guard middle - settling >= frames.present.lowerBound, middle < frames.present.upperBound else { return nil }
         return middle
     }
 
-    /// Step 6 for a pair split at `middle`: the halves' filters run in step (`KWeighting`'s four
-    /// lanes), each half's sub-blocks collected as it passes them; when one half ends, the other
-    /// goes on alone. The first half is filtered exactly as without the split.
-    private func addPairEnergy(_ first: Int, _ frames: ChunkFrames, splitAt middle: Int64, energy: inout [Double]) {
+    /// Step 6 for the pair of channels `first` and `first + 1`, split at `middle` or whole: the
+    /// halves' filters run in step (`KWeighting`'s four lanes), each half's sub-blocks collected
+    /// as it passes them; when one half ends, the other goes on alone. The first half (or the
+    /// whole) is filtered exactly as without a split.
+    private func addPairEnergy(_ first: Int, _ frames: ChunkFrames, splitAt middle: Int64?, energy: inout [Double]) {
         let weighting = analyzer.weighting, weights = analyzer.channelWeights
         typealias Segment = (frames: Range<Int64>, slot: Int?)
         // Slots count from the chunk's first sub-block; `subBlockPieces` counts from its range's.
@@ -439,11 +440,15 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             let offset = analyzer.subBlock(containing: own.lowerBound) - firstSubBlock
             return ([(settling, nil)] + analyzer.subBlockPieces(own).map { ($0.frames, Optional($0.slot + offset)) }).filter { !$0.frames.isEmpty }
         }
-        let runs = [
-            run(settling: frames.loaded.lowerBound..<frames.own.lowerBound, frames.present.lowerBound..<middle),
-            run(settling: (middle - Int64(weighting.settlingFrames))..<middle, middle..<frames.present.upperBound),
-        ]
-        var next = [0, 0]
+        let chunkSettling = frames.loaded.lowerBound..<frames.own.lowerBound
+        let runs =
+            middle.map { middle in
+                [
+                    run(settling: chunkSettling, frames.present.lowerBound..<middle),
+                    run(settling: (middle - Int64(weighting.settlingFrames))..<middle, middle..<frames.present.upperBound),
+                ]
+            } ?? [run(settling: chunkSettling, frames.present)]
+        var next = [Int](repeating: 0, count: runs.count)
         var position = runs.map { $0.first?.frames.lowerBound ?? 0 }
         var state = KWeighting.QuadState(low: KWeighting.PairState(), high: KWeighting.PairState())
         var sums = SIMD4<Double>()
@@ -456,7 +461,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             if next[half] < runs[half].count { position[half] = runs[half][next[half]].frames.lowerBound }
             return true
         }
-        while next[0] < runs[0].count && next[1] < runs[1].count {
+        while runs.count == 2 && next[0] < runs[0].count && next[1] < runs[1].count {
             let count = min(runs[0][next[0]].frames.upperBound - position[0], runs[1][next[1]].frames.upperBound - position[1])
             let (a, b) = (position[0]..<position[0] + count, position[1]..<position[1] + count)
             weighting.filter(
@@ -467,7 +472,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             if passed(0, pair: sums.lowHalf) { sums.lowHalf = SIMD2() }
             if passed(1, pair: sums.highHalf) { sums.highHalf = SIMD2() }
         }
-        for half in 0..<2 where next[half] < runs[half].count {
+        for half in runs.indices where next[half] < runs[half].count {
             var pair = half == 0 ? state.low : state.high
             var pairSums = half == 0 ? sums.lowHalf : sums.highHalf
             while next[half] < runs[half].count {
@@ -486,16 +491,10 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private func addWeightedEnergy(_ frames: ChunkFrames, energy: inout [Double]) {
         let weighting = analyzer.weighting, weights = analyzer.channelWeights
         let settling = frames.loaded.lowerBound..<frames.own.lowerBound
+        let middle = pairSplit(frames)
         for first in stride(from: 0, to: channels, by: 2) {
-            if first + 1 < channels, let middle = pairSplit(frames) {
+            if first + 1 < channels {
                 addPairEnergy(first, frames, splitAt: middle, energy: &energy)
-            } else if first + 1 < channels {
-                var state = KWeighting.PairState()
-                _ = weighting.filter(samples(first, settling, frames), samples(first + 1, settling, frames), state: &state)
-                for (piece, slot) in analyzer.subBlockPieces(frames.present) {
-                    let pair = weighting.filter(samples(first, piece, frames), samples(first + 1, piece, frames), state: &state)
-                    energy[slot] += weights[first] * pair[0] + weights[first + 1] * pair[1]
-                }
             } else {
                 var state = KWeighting.State()
                 _ = weighting.filter(samples(first, settling, frames), state: &state)
