@@ -47,6 +47,10 @@ public struct Authenticity: Sendable, Equatable {
     /// Band groups above 4 kHz switched off between loud neighbours, of those examined; nil when
     /// none were.
     public var holeFraction: Double?
+    /// For a shelf in an upsample's window: of the segments with content, those whose content
+    /// reaches the lower rate's Nyquist frequency (two bands of margin). FFmpeg's default resampler
+    /// leaks images past it, so its shelf lies above where the kept content ends.
+    public var reachingSourceNyquist: Double?
     /// For `upsampled`: the rate the content points to.
     public var sourceRate: Int?
     /// Where the evidence points to a codec family: a hint, not a finding.
@@ -85,6 +89,8 @@ public struct Authenticity: Sendable, Equatable {
     public static let frameEdgeShare = 0.3
     public static let frameEdgeHeight = 0.6
     public static let frameEdgeHoles = 0.03
+    /// Bands between the frames' edges and the shelf above which they show a coder (`framesCutBelow`).
+    public static let framesBelowShelf = 3.0
     /// Natural content reaching the band edge: the top tenth below Nyquist this far over rounding.
     public static let contentOverRounding = 10.0
 
@@ -94,9 +100,10 @@ public struct Authenticity: Sendable, Equatable {
         return "cut-off: the largest drop (>= \(UnitFormat.shortest(shelfDrop)) dB) of the channels' mean spectrum in 256 equal bands, from 1 kHz up; "
             + "a codec's or resampler's shelf: >= \(UnitFormat.shortest(steepShelf)) dB per third octave with nothing above it but rounding "
             + "(<= \(UnitFormat.shortest(roundingMargin)) dB over the bits in use's q^2/12) or <= \(UnitFormat.shortest(belowFloor)) dB under the floor below it; "
-            + "reached by >= \(percent(leastReach)) % of the segments with content; "
+            + "reached by >= \(percent(leastReach)) % of the segments with content (a shelf past a lower rate's Nyquist in the upsample window: at that Nyquist or at the shelf); "
             + "such a shelf at >= \(percent(ownBandEdge)) % of Nyquist is the file's own anti-aliasing (lossless_origin), at \(percent(upsampleWindow.lowerBound))-\(percent(upsampleWindow.upperBound)) % "
-            + "of a lower standard rate's Nyquist upsampled, elsewhere lossy_origin; without one, lossy_origin when >= \(percent(frameEdges)) % of the segments "
+            + "of a lower standard rate's Nyquist upsampled, elsewhere lossy_origin, but lossy_origin in the first two cases too when the frames show a coder (below) "
+            + "with their edges >= \(UnitFormat.shortest(framesBelowShelf)) bands under the shelf; without one, lossy_origin when >= \(percent(frameEdges)) % of the segments "
             + "have a sharp edge, >= \(percent(frameEdgeShare)) % of those edges lie within two bands of one frequency >= \(percent(frameEdgeHeight)) % of Nyquist "
             + "and < \(percent(frameEdgeHoles)) % of the band groups are holes (a coder cutting frame by frame), else lossless_origin when the top tenth "
             + "of the band holds content >= \(UnitFormat.shortest(contentOverRounding)) dB over rounding, else inconclusive"
@@ -160,20 +167,37 @@ public struct Authenticity: Sendable, Equatable {
         cutoffConstancy = constancy
         let near = max(0, cutoffBand - 4)...cutoffBand
         edgesAtCutoff = Double(near.reduce(0) { $0 + edges.edgeCounts[$1] }) / Double(edges.activeSegments)
-        reachingCutoff = Double(edges.topCounts[max(0, cutoffBand - 4)...].reduce(0, +)) / Double(edges.activeSegments)
+        /// Segments whose top lies at or above two bands under `frequency`'s band.
+        func reaching(_ frequency: Double) -> Double {
+            let band = min(edges.bandCount - 1, Int(frequency / spectrum.bandWidth) + 2)
+            return Double(edges.topCounts[max(0, band - 4)...].reduce(0, +)) / Double(edges.activeSegments)
+        }
+        let reach = reaching(cutoff)
+        reachingCutoff = reach
+        let source = Self.standardNyquists.first {
+            Double($0) <= Self.ownBandEdge * nyquist && Self.upsampleWindow.contains(cutoff / Double($0))
+        }
+        // A leaky resampler's shelf lies past the old Nyquist frequency, where only its images
+        // reach; the content it kept is judged where it ends.
+        if let source, cutoff > Double(source) { reachingSourceNyquist = reaching(Double(source)) }
         let emptyAbove = above - rounding <= Self.roundingMargin || overFloor <= Self.belowFloor
-        guard steepness >= Self.steepShelf && emptyAbove && (reachingCutoff ?? 0) >= Self.leastReach else {
+        guard steepness >= Self.steepShelf && emptyAbove && max(reach, reachingSourceNyquist ?? 0) >= Self.leastReach else {
             (verdict, confidence) = withoutShelf
             return
         }
         // Confidence grows with the shelf's steepness and how consistently frames stay below it.
         let strength = 0.5 * min(1, steepness / 60) + 0.5 * constancy
-        if cutoff >= Self.ownBandEdge * nyquist {
+        let framesCut = Self.framesCutBelow(
+            cutoff: cutoff, bandWidth: spectrum.bandWidth, mode: edgeMode, withoutShelf: withoutShelf)
+        if let framesCut, cutoff >= Self.ownBandEdge * nyquist || source != nil {
+            // A coder's frames under a shelf that alone would read as the file's own band edge
+            // or an upsample's.
+            (verdict, confidence) = framesCut
+            codecHint = Self.codecHint(cutoff: cutoff, sampleRate: sampleRate)
+        } else if cutoff >= Self.ownBandEdge * nyquist {
             verdict = .losslessOrigin
             confidence = 0.7
-        } else if let source = Self.standardNyquists.first(where: {
-            Double($0) <= Self.ownBandEdge * nyquist && Self.upsampleWindow.contains(cutoff / Double($0))
-        }) {
+        } else if let source {
             verdict = .upsampled
             sourceRate = 2 * source
             confidence = strength
@@ -200,6 +224,16 @@ public struct Authenticity: Sendable, Equatable {
             return (.lossyOrigin, min(1, 0.5 * min(1, edgeFraction / 0.3) + 0.5 * modeShare))
         }
         return hasContentAtTop ? (.losslessOrigin, 0.6) : (.inconclusive, 0)
+    }
+
+    /// The frames' verdict when they show a coder (`judgeFrames`) cutting them at least
+    /// `framesBelowShelf` bands under the mean spectrum's shelf. An anti-imaging filter cuts every
+    /// frame at the shelf itself (the corpus's upsamples: edges within 1.3 bands of it); FFmpeg's
+    /// AAC at 192 kbps, Vorbis q6–q8 and LAME V0 at 48 kHz cut frames 3.8–21 bands below a shelf
+    /// at 21.1–22.7 kHz, where an upsample from 44.1 kHz would put its own.
+    static func framesCutBelow(cutoff: Double, bandWidth: Double, mode: Double?, withoutShelf: (Verdict, Double)) -> (Verdict, Double)? {
+        guard withoutShelf.0 == .lossyOrigin, let mode, mode <= cutoff - framesBelowShelf * bandWidth else { return nil }
+        return withoutShelf
     }
 
     /// True when fewer bits are in use than the container holds (16 of 24; PCM in a float file).

@@ -157,6 +157,7 @@ extension SignalAnalysis {
                     .init("edge_mode_hz", .number(found.edgeMode.map { Self.rounded($0, 1) })),
                     .init("edge_mode_share", .number(found.edgeModeShare.map { Self.rounded($0, 4) })),
                     .init("reaching_cutoff", .number(found.reachingCutoff.map { Self.rounded($0, 4) })),
+                    .init("reaching_source_nyquist", .number(found.reachingSourceNyquist.map { Self.rounded($0, 4) })),
                     .init("content_top_hz", .number(found.contentTop.map { Self.rounded($0, 1) })),
                     .init("hole_fraction", .number(found.holeFraction.map { Self.rounded($0, 5) })),
                 ])),
