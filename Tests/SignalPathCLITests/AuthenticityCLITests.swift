@@ -36,11 +36,12 @@ struct AuthenticityCLITests {
         #expect(try #require(summary["transcodes_called_lossy"] as? Double) >= 0.95, "\(report)")
         #expect(try #require(summary["full_band_called_lossy_or_upsampled"] as? Double) <= 0.02, "\(report)")
         #expect(try #require(summary["band_limited_called_lossy"] as? Double) <= 0.05, "\(report)")
-        // Sweeps reach their top in too few frames for any verdict, and FFmpeg's default resampler
-        // leaks past the old Nyquist frequency (docs/AUTHENTICITY.md): 18 of 24 here.
-        #expect(try #require(summary["upsampled_with_right_rate"] as? Double) >= 0.7, "\(report)")
-        // The hard settings (320 kbps and V0 MP3, AAC >= 192k, Vorbis >= q6, Opus >= 128k): 9 of 16 here.
-        #expect(try #require(summary["hard_transcodes_called_lossy"] as? Double) >= 0.5, "\(report)")
+        // Sweeps kept in 16 bits (their content's shelf is reached too seldom, and the new rounding
+        // hides the old floor's end) and FFmpeg's default resampler into 48 kHz (a transition too
+        // gentle for a shelf) are the misses (docs/AUTHENTICITY.md): 20 of 24 here.
+        #expect(try #require(summary["upsampled_with_right_rate"] as? Double) >= 0.8, "\(report)")
+        // The hard settings (320 kbps and V0 MP3, AAC >= 192k, Vorbis >= q6, Opus >= 128k): 10 of 16 here.
+        #expect(try #require(summary["hard_transcodes_called_lossy"] as? Double) >= 0.6, "\(report)")
         #expect(summary["padded_flagged"] as? Double == 1, "\(report)")
         #expect(summary["mono_as_stereo_flagged"] as? Double == 1, "\(report)")
     }

@@ -51,6 +51,10 @@ public struct Authenticity: Sendable, Equatable {
     /// reaches the lower rate's Nyquist frequency (two bands of margin). FFmpeg's default resampler
     /// leaks images past it, so its shelf lies above where the kept content ends.
     public var reachingSourceNyquist: Double?
+    /// Where the segments' noise floors end (`SpectralEdgeStatistics`' floor top): the centre of
+    /// the five bands holding most of them, Hz, and their share of the segments with a floor.
+    public var noiseFloorTop: Double?
+    public var noiseFloorTopShare: Double?
     /// For `upsampled`: the rate the content points to.
     public var sourceRate: Int?
     /// Where the evidence points to a codec family: a hint, not a finding.
@@ -89,6 +93,9 @@ public struct Authenticity: Sendable, Equatable {
     public static let frameEdgeShare = 0.3
     public static let frameEdgeHeight = 0.6
     public static let frameEdgeHoles = 0.03
+    /// The least share of segments whose noise floor ends in one place for it to show an upsample
+    /// (`judgeNoiseFloor`).
+    public static let floorTopShare = 0.8
     /// Bands between the frames' edges and the shelf above which they show a coder (`framesCutBelow`).
     public static let framesBelowShelf = 3.0
     /// Natural content reaching the band edge: the top tenth below Nyquist this far over rounding.
@@ -106,7 +113,9 @@ public struct Authenticity: Sendable, Equatable {
             + "with their edges >= \(UnitFormat.shortest(framesBelowShelf)) bands under the shelf; without one, lossy_origin when >= \(percent(frameEdges)) % of the segments "
             + "have a sharp edge, >= \(percent(frameEdgeShare)) % of those edges lie within two bands of one frequency >= \(percent(frameEdgeHeight)) % of Nyquist "
             + "and < \(percent(frameEdgeHoles)) % of the band groups are holes (a coder cutting frame by frame), else lossless_origin when the top tenth "
-            + "of the band holds content >= \(UnitFormat.shortest(contentOverRounding)) dB over rounding, else inconclusive"
+            + "of the band holds content >= \(UnitFormat.shortest(contentOverRounding)) dB over rounding, else inconclusive; "
+            + "lossless_origin or inconclusive become upsampled when >= \(percent(floorTopShare)) % of the segments' noise floors "
+            + "(bands over \(UnitFormat.shortest(SpectralEdgeStatistics.floorDecibels)) dB) end within two bands of one frequency in that window"
     }
 
     /// The verdict on a file of `format` whose channels' mean spectrum is `meanSquare` (FS² per
@@ -134,6 +143,10 @@ public struct Authenticity: Sendable, Equatable {
             codecHint = codec
             return
         }
+        verdict = .inconclusive
+        confidence = 0
+        // Whichever way the spectrum's rules end, the noise floor may still show an upsample.
+        defer { judgeNoiseFloor(edges, nyquist: nyquist) }
         let spectrum = BandedSpectrum(meanSquare: meanSquare, binWidth: binWidth, bands: edges.bandCount)
         // Rounding to the bits in use: white noise of q²/12 (full scale ±1, q = 2^(1-bits)), on the same scale.
         let bits = Double(bitsInUse ?? format.sampleFormat.bitDepth ?? 24)
@@ -234,6 +247,27 @@ public struct Authenticity: Sendable, Equatable {
     static func framesCutBelow(cutoff: Double, bandWidth: Double, mode: Double?, withoutShelf: (Verdict, Double)) -> (Verdict, Double)? {
         guard withoutShelf.0 == .lossyOrigin, let mode, mode <= cutoff - framesBelowShelf * bandWidth else { return nil }
         return withoutShelf
+    }
+
+    /// A 16-bit source raised to a higher rate in 24 bits or float: its rounding noise ends at the
+    /// old Nyquist frequency in every segment, with only the far lower new rounding above. When
+    /// the spectrum's rules found no codec and no upsample, ≥ `floorTopShare` of the segments'
+    /// floors ending within two bands of one place in an upsample's window of a lower standard
+    /// rate's Nyquist (and under the file's own band edge) is `upsampled`. In the corpus: every
+    /// sox and soxr upsample into 24 bits ≥ 0.99, sweeps included (their content's shelf is
+    /// reached too seldom for rule 2); genuine files ≤ 0.66 (mixes of partials, away from any
+    /// standard rate) and at Nyquist itself for 16-bit ones; dull masters ≤ 0.39.
+    mutating func judgeNoiseFloor(_ edges: SpectralEdgeStatistics, nyquist: Double) {
+        guard let mode = edges.floorTopMode() else { return }
+        let top = (Double(mode.band) + 0.5) * nyquist / Double(edges.bandCount)
+        noiseFloorTop = top
+        noiseFloorTopShare = mode.share
+        guard verdict == .losslessOrigin || verdict == .inconclusive, mode.share >= Self.floorTopShare, top < Self.ownBandEdge * nyquist,
+            let source = Self.standardNyquists.first(where: { Double($0) <= Self.ownBandEdge * nyquist && Self.upsampleWindow.contains(top / Double($0)) })
+        else { return }
+        verdict = .upsampled
+        sourceRate = 2 * source
+        confidence = mode.share
     }
 
     /// True when fewer bits are in use than the container holds (16 of 24; PCM in a float file).

@@ -7,7 +7,7 @@ public final class SpectralEdgeProbe {
     private let bandWidth: Double
     /// The power of a full-scale sine's peak bin: (Σw / 2)².
     private let fullScale: Float
-    private let content: Float, step: Float, hole: Float
+    private let content: Float, step: Float, hole: Float, floor: Float
     private let firstHoleGroup: Int
 
     public init(fftSize: Int, windowSum: Double, sampleRate: Int) {
@@ -19,6 +19,7 @@ public final class SpectralEdgeProbe {
         content = fullScale * Float(pow(10, SpectralEdgeStatistics.contentDecibels / 10))
         step = Float(pow(10, SpectralEdgeStatistics.stepDecibels / 10))
         hole = Float(pow(10, SpectralEdgeStatistics.holeDecibels / 10))
+        floor = fullScale * Float(pow(10, SpectralEdgeStatistics.floorDecibels / 10))
         firstHoleGroup = Int((SpectralEdgeStatistics.holeFloorHertz / (4 * bandWidth)).rounded(.up))
     }
 
@@ -27,15 +28,20 @@ public final class SpectralEdgeProbe {
     /// Adds the segment whose |X|² per bin (0...fftSize/2) is `power`.
     public func add(_ power: UnsafeBufferPointer<Float>, to statistics: inout SpectralEdgeStatistics) {
         let count = bands.count, perBand = binsPerBand
-        let content = self.content, step = self.step
+        let content = self.content, step = self.step, floor = self.floor
         bands.withUnsafeMutableBufferPointer { bands in
-            var top = -1
+            var top = -1, floorTop = -1
             for band in 0..<count {
                 var sum: Float = 0
                 let first = band &* perBand
                 for bin in first..<first &+ perBand { sum += power[bin] }
                 bands[band] = sum
                 if sum >= content { top = band }
+                if sum >= floor { floorTop = band }
+            }
+            if floorTop >= 0 {
+                statistics.floorSegments += 1
+                statistics.floorTopCounts[floorTop] += 1
             }
             guard top >= 0 else { return }
             statistics.activeSegments += 1

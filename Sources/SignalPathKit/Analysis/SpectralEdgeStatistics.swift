@@ -17,6 +17,11 @@
 /// A segment's **top** is its highest band holding content: a codec's cut-off bounds every frame's
 /// top, natural content's top moves with the music.
 ///
+/// A segment's **floor top** is its highest band above `floorDecibels`, a level far under any
+/// content but over 16-bit rounding noise: where the noise floor ends. A 16-bit source raised to a
+/// higher rate in 24 bits or float keeps its rounding noise below the old Nyquist frequency and
+/// only the new, far lower rounding above it, so the floor ends there in every segment.
+///
 /// Mergeable (sums), so chunks are combined in any grouping with the same result.
 public struct SpectralEdgeStatistics: Sendable, Equatable {
     /// Bands the segment is split into (fewer when the FFT has fewer bins).
@@ -29,6 +34,9 @@ public struct SpectralEdgeStatistics: Sendable, Equatable {
     public static let holeDecibels = 35.0
     /// Holes are looked for above this frequency, where coders drop bands and music is noise-like.
     public static let holeFloorHertz = 4000.0
+    /// The floor: 20 dB under 16-bit rounding noise in a band of 16 bins (about −115 dB) and
+    /// 28 dB over 24-bit rounding's (about −163 dB).
+    public static let floorDecibels = -135.0
 
     public var bandCount: Int
     /// Per band: segments whose highest sharp edge lies there.
@@ -37,6 +45,10 @@ public struct SpectralEdgeStatistics: Sendable, Equatable {
     public var topCounts: [Int]
     /// Segments with content (any band above the content level).
     public var activeSegments = 0
+    /// Per band: segments whose highest band above the floor level is that band.
+    public var floorTopCounts: [Int]
+    /// Segments with any band above the floor level.
+    public var floorSegments = 0
     /// Groups of four bands examined for holes (content on both sides), and those that were holes.
     public var examinedGroups = 0
     public var holeGroups = 0
@@ -45,6 +57,7 @@ public struct SpectralEdgeStatistics: Sendable, Equatable {
         self.bandCount = bandCount
         edgeCounts = [Int](repeating: 0, count: bandCount)
         topCounts = edgeCounts
+        floorTopCounts = edgeCounts
     }
 
     /// The bands for an FFT of `fftSize` points.
@@ -55,12 +68,17 @@ public struct SpectralEdgeStatistics: Sendable, Equatable {
 
     /// The band whose five-band neighbourhood holds the most edges (the lowest of equals), and
     /// that neighbourhood's share of all edges; nil without edges.
-    public func edgeMode() -> (band: Int, share: Double)? {
-        let total = segmentsWithEdges
+    public func edgeMode() -> (band: Int, share: Double)? { Self.mode(of: edgeCounts) }
+
+    /// The same for the segments' floor tops.
+    public func floorTopMode() -> (band: Int, share: Double)? { Self.mode(of: floorTopCounts) }
+
+    static func mode(of counts: [Int]) -> (band: Int, share: Double)? {
+        let total = counts.reduce(0, +)
         guard total > 0 else { return nil }
         var best = 0, bestCount = -1
-        for band in 0..<bandCount {
-            let count = edgeCounts[max(0, band - 2)...min(bandCount - 1, band + 2)].reduce(0, +)
+        for band in counts.indices {
+            let count = counts[max(0, band - 2)...min(counts.count - 1, band + 2)].reduce(0, +)
             if count > bestCount {
                 best = band
                 bestCount = count
@@ -74,7 +92,9 @@ public struct SpectralEdgeStatistics: Sendable, Equatable {
         for band in 0..<bandCount {
             edgeCounts[band] += other.edgeCounts[band]
             topCounts[band] += other.topCounts[band]
+            floorTopCounts[band] += other.floorTopCounts[band]
         }
+        floorSegments += other.floorSegments
         activeSegments += other.activeSegments
         examinedGroups += other.examinedGroups
         holeGroups += other.holeGroups

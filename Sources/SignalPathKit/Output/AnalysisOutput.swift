@@ -159,6 +159,8 @@ extension SignalAnalysis {
                     .init("reaching_cutoff", .number(found.reachingCutoff.map { Self.rounded($0, 4) })),
                     .init("reaching_source_nyquist", .number(found.reachingSourceNyquist.map { Self.rounded($0, 4) })),
                     .init("content_top_hz", .number(found.contentTop.map { Self.rounded($0, 1) })),
+                    .init("noise_floor_top_hz", .number(found.noiseFloorTop.map { Self.rounded($0, 1) })),
+                    .init("noise_floor_top_share", .number(found.noiseFloorTopShare.map { Self.rounded($0, 4) })),
                     .init("hole_fraction", .number(found.holeFraction.map { Self.rounded($0, 5) })),
                 ])),
         ])

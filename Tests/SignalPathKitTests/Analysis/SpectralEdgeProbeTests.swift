@@ -18,12 +18,13 @@ struct SpectralEdgeProbeTests {
     }
 
     /// The rules of `SpectralEdgeStatistics` as its documentation states them, in decibels, band
-    /// by band: the highest edge, and the holes below it.
-    static func naive(_ bandPowers: [Double], sampleRate: Int) -> (edge: Int?, top: Int?, examined: Int, holes: Int, active: Bool) {
+    /// by band: the highest edge, the holes below it, and where the floor (-135 dB) ends.
+    static func naive(_ bandPowers: [Double], sampleRate: Int) -> (edge: Int?, top: Int?, examined: Int, holes: Int, active: Bool, floorTop: Int?) {
         let decibels = bandPowers.map { 10 * log10(max($0, 1e-300)) }
         let bands = decibels.count
+        let floorTop = decibels.lastIndex { $0 >= -135 }
         let active = decibels.contains { $0 >= -95 }
-        guard active else { return (nil, nil, 0, 0, false) }
+        guard active else { return (nil, nil, 0, 0, false, floorTop) }
         let top = decibels.lastIndex { $0 >= -95 }
         var edge: Int? = nil
         for e in stride(from: bands - 5, through: 4, by: -1) {
@@ -47,15 +48,16 @@ struct SpectralEdgeProbeTests {
             examined += 1
             if around - groupDecibels[group] >= 35 { holes += 1 }
         }
-        return (edge, top, examined, holes, true)
+        return (edge, top, examined, holes, true, floorTop)
     }
 
-    @Test("edges and holes agree with a band-by-band model in decibels: seeded random spectra")
+    @Test("edges, holes and the floor's top agree with a band-by-band model in decibels: seeded random spectra")
     func agreesWithNaiveModel() {
         var random = SeededGenerator(seed: 19)
-        // Powers 10 dB apart never sit exactly on a threshold (25, 35 dB; -95 dB, 6 dB over it).
-        let levels = [0.0, 1e-13, 1e-11, 1e-9, 1e-8, 1e-6, 1e-4, 1e-2, 1]
-        var withEdges = 0, withHoles = 0
+        // Powers 10 dB apart never sit exactly on a threshold (25, 35 dB; -95 dB, 6 dB over it;
+        // the floor's -135 dB).
+        let levels = [0.0, 1e-15, 1e-14, 1e-13, 1e-11, 1e-9, 1e-8, 1e-6, 1e-4, 1e-2, 1]
+        var withEdges = 0, withHoles = 0, floorBelowTop = 0
         for trial in 0..<600 {
             let probe = Self.probe(sampleRate: [44100, 48000, 96000][trial % 3])
             var statistics = SpectralEdgeStatistics(bandCount: probe.bandCount)
@@ -73,11 +75,15 @@ struct SpectralEdgeProbeTests {
             #expect(statistics.edgeCounts.firstIndex(of: 1) == expected.edge, "trial \(trial): \(bands)")
             #expect(statistics.topCounts.firstIndex(of: 1) == expected.top, "trial \(trial)")
             #expect(statistics.examinedGroups == expected.examined && statistics.holeGroups == expected.holes, "trial \(trial): \(bands)")
+            #expect(statistics.floorTopCounts.firstIndex(of: 1) == expected.floorTop, "trial \(trial)")
+            #expect(statistics.floorSegments == (expected.floorTop == nil ? 0 : 1), "trial \(trial)")
+            floorBelowTop += (expected.floorTop ?? 255) < 255 ? 1 : 0
             withEdges += expected.edge == nil ? 0 : 1
             withHoles += expected.holes > 0 ? 1 : 0
         }
         // The spectra exercise both rules, not only their absence.
         #expect(withEdges > 100 && withHoles > 100, "\(withEdges) with edges, \(withHoles) with holes")
+        #expect(floorBelowTop > 100, "\(floorBelowTop) floors ending below the last band")
     }
 
     @Test("a lone partial with nothing around it is no edge; a full band ending in a step is")
@@ -115,6 +121,6 @@ struct SpectralEdgeProbeTests {
         }
         halves[0].merge(halves[1])
         #expect(forward == halves[0])
-        #expect(forward.activeSegments == 60 && forward.segmentsWithEdges == 60)
+        #expect(forward.activeSegments == 60 && forward.segmentsWithEdges == 60 && forward.floorSegments == 60)
     }
 }
