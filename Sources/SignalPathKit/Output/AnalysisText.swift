@@ -69,6 +69,12 @@ extension SignalAnalysis {
             authenticityRow("  shelf", authenticity.steepness.map { UnitFormat.fixed($0, 1) + " dB per 1/3 octave" })
             authenticityRow("  above it", authenticity.levelAboveCutoff.map { UnitFormat.fixed($0, 1) + " dB vs the floor below" })
             authenticityRow("  reached by", authenticity.reachingCutoff.map { UnitFormat.fixed($0 * 100, 1) + " % of segments" })
+            // Where the noise floor ends says something only below the file's own band edge.
+            if let top = authenticity.noiseFloorTop, let share = authenticity.noiseFloorTopShare,
+                top < Authenticity.ownBandEdge * Double(format.sampleRate) / 2
+            {
+                authenticityRow("Noise floor", "ends at " + UnitFormat.frequency(top.rounded(toPlaces: 0)) + " in \(UnitFormat.fixed(share * 100, 1)) % of segments")
+            }
             authenticityRow(
                 "Bits padded",
                 authenticity.bitDepthPadded.map { padded in
