@@ -96,12 +96,15 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     }
 
     /// The exponent of the finest bit the format holds: −(bits − 1) for integer PCM, −15 for µ-law
-    /// and A-law (16-bit codes), −149 (the smallest Float) otherwise.
+    /// and A-law (16-bit codes), −149 (the smallest Float) for float. A lossy codec's decode has no
+    /// bits in use to find (the combiner reports none), so `Int.max` stops the search before it
+    /// starts: 5.3 % of analyze's CPU on the 10-minute AAC of `make bench` (perf).
     static func finestBitExponent(_ format: SampleFormat) -> Int {
         switch format {
         case .pcm(let bits, _), .lossless(_, let bits): return -(max(1, min(bits, 32)) - 1)
         case .ulaw, .alaw: return -15
-        case .float, .compressed: return -149
+        case .float: return -149
+        case .compressed: return .max
         }
     }
 

@@ -15,7 +15,8 @@ public struct LevelStatistics: Sendable, Equatable {
         /// Samples whose magnitude reaches this are not silence.
         public var silenceThreshold: Float
         /// The exponent of the finest bit the format can hold (−15 for 16-bit PCM, −149 for float):
-        /// once a sample uses it, the bits in use are known and no longer looked for.
+        /// once a sample uses it, the bits in use are known and no longer looked for (`Int.max`:
+        /// not looked for at all).
         public var finestBitExponent: Int
         /// True when the caller guarantees no NaN or infinity (analyze zeroes them first): blocks
         /// then skip the check (with integer formats skipping the zeroing pass, 281.3 → 274.5 M
