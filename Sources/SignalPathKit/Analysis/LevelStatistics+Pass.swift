@@ -101,7 +101,34 @@ extension LevelStatistics {
             } else {
                 clipStep(0)  // every sample of the block is below full scale: one step says so
             }
-            if lowestBit > rules.finestBitExponent { lowestBit = min(lowestBit, Self.lowestBit(block)) }
+            if lowestBit > rules.finestBitExponent {
+                // Integer PCM of up to 24 bits: the quick path, unless the block holds other values.
+                let found = rules.finestBitExponent >= Self.integerFinestBit ? Self.integerLowestBit(block) : nil
+                lowestBit = min(lowestBit, found ?? Self.lowestBit(block))
+            }
+        }
+
+        /// The finest bit `integerLowestBit` sees: 2⁻²³, the last of 24-bit PCM.
+        static let integerFinestBit = -23
+
+        /// `lowestBit` for a block whose samples are all multiples of 2⁻²³ in (−1, 1), as integer
+        /// PCM of up to 24 bits decodes: 1 + |x| then holds |x|·2²³ exactly in its significand, so
+        /// one OR over the block and its trailing zeros give the answer (about half the generic
+        /// loop's instructions; it is the whole-file search of a 24-bit file padded from 16 bits).
+        /// Nil when some sample is no such value (full scale, or finer bits): `lowestBit` decides.
+        static func integerLowestBit(_ block: UnsafePointer<Float>) -> Int? {
+            var union = SIMD4<UInt32>(repeating: 0)
+            var exact = SIMDMask<SIMD4<Int32>>(repeating: true)
+            for offset in stride(from: 0, to: blockSize, by: 4) {
+                let value = UnsafeRawPointer(block + offset).loadUnaligned(as: SIMD4<Float>.self)
+                let magnitude = value.replacing(with: -value, where: value .< 0)
+                let shifted = magnitude + 1
+                exact = exact .& (shifted - 1 .== magnitude) .& (magnitude .< 1)
+                union |= unsafeBitCast(shifted, to: SIMD4<UInt32>.self) & 0x7F_FFFF
+            }
+            guard all(exact) else { return nil }
+            let bits = (union[0] | union[1]) | (union[2] | union[3])
+            return bits == 0 ? .max : bits.trailingZeroBitCount + integerFinestBit
         }
 
         /// The exponent of the lowest set bit over the block's non-zero samples (Int.max if none).

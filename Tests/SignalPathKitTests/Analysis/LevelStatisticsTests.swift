@@ -163,4 +163,40 @@ struct LevelTests {
             #expect(abs(merged.sumOfSquares - squares) <= 1e-9 * max(1, squares))
         }
     }
+
+    @Test("the integer PCM path of the bits-in-use search agrees with the generic one, and declines blocks it cannot read")
+    func integerLowestBitModel() {
+        var generator = SeededGenerator(seed: 23)
+        var answered = 0, declined = 0
+        for round in 0..<3000 {
+            let bits = [8, 16, 20, 24][round % 4]
+            let scale = Float(1 << (bits - 1))
+            // Integer samples of that depth, padded now and then (their low bits zero), with zeros,
+            // and in some blocks one value the quick path must decline: full scale or finer bits.
+            let padding = Int.random(in: 0...3, using: &generator)
+            var block = (0..<LevelStatistics.Pass.blockSize).map { _ -> Float in
+                guard Int.random(in: 0..<8, using: &generator) > 0 else { return 0 }
+                let code = (Int.random(in: -(1 << (bits - 1))..<(1 << (bits - 1)), using: &generator) >> padding) << padding
+                return Float(code) / scale
+            }
+            switch round % 5 {
+            case 0: block[Int.random(in: 0..<block.count, using: &generator)] = Bool.random(using: &generator) ? 1 : -1
+            case 1: block[Int.random(in: 0..<block.count, using: &generator)] = Float.random(in: -0.9..<0.9, using: &generator)
+            case 2: block[Int.random(in: 0..<block.count, using: &generator)] = 0x1p-30
+            default: break
+            }
+            block.withUnsafeBufferPointer { samples in
+                let generic = LevelStatistics.Pass.lowestBit(samples.baseAddress!)
+                let exact = samples.allSatisfy { $0 == 0 || (abs($0) < 1 && ($0 * 0x1p23).rounded() == $0 * 0x1p23) }
+                if let quick = LevelStatistics.Pass.integerLowestBit(samples.baseAddress!) {
+                    #expect(exact && quick == generic, "round \(round): \(quick) against \(generic)")
+                    answered += 1
+                } else {
+                    #expect(!exact, "round \(round): declined a block of integer samples")
+                    declined += 1
+                }
+            }
+        }
+        #expect(answered > 1000 && declined > 1000, "\(answered) answered, \(declined) declined")
+    }
 }
