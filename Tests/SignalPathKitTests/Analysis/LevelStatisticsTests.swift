@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SignalPathTestSupport
 @testable import SignalPathKit
+import SignalPathAVX2
 
 @Suite("Analysis: levels")
 struct LevelTests {
@@ -198,5 +199,33 @@ struct LevelTests {
             }
         }
         #expect(answered > 1000 && declined > 1000, "\(answered) answered, \(declined) declined")
+    }
+
+    @Test("a block eight samples at a time (AVX2) gives the bits of four at a time", .enabled(if: LevelStatistics.Pass.wide))
+    func wideBlockIsExact() {
+        var generator = SeededGenerator(seed: 41)
+        for round in 0..<2000 {
+            // Signed zeros, sign runs and wide ranges: the extremes' ties and every lane's sums.
+            let block = (0..<LevelStatistics.Pass.blockSize).map { _ -> Float in
+                switch Int.random(in: 0..<6, using: &generator) {
+                case 0: return Bool.random(using: &generator) ? 0 : -0.0
+                case 1: return Float.random(in: -1...1, using: &generator)
+                case 2: return Float.random(in: -1e-6...1e-6, using: &generator)
+                default: return Float(Int.random(in: -32768..<32768, using: &generator)) / 32768 * (round % 2 == 0 ? 1 : 3)
+                }
+            }
+            block.withUnsafeBufferPointer { samples in
+                let narrow = LevelStatistics.Pass.summarize(samples.baseAddress!)
+                let wide = LevelBlockAVX2.summarize(samples.baseAddress!, count: LevelStatistics.Pass.blockSize)
+                let same =
+                    narrow.lowest.bitPattern == wide.lowest.bitPattern && narrow.highest.bitPattern == wide.highest.bitPattern
+                    && (0..<4).allSatisfy { narrow.sums[$0].bitPattern == wide.sums[$0].bitPattern && narrow.squares[$0].bitPattern == wide.squares[$0].bitPattern }
+                    && narrow.changes == wide.changes
+                #expect(same, "round \(round): \(narrow) against \(wide)")
+                // And the four-at-a-time loop against a direct count of sign changes after the first four.
+                let changes = (4..<samples.count).filter { (samples[$0] < 0) != (samples[$0 - 1] < 0) }.count
+                #expect(narrow.changes == changes, "round \(round)")
+            }
+        }
     }
 }
