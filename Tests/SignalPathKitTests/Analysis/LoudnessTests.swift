@@ -99,16 +99,21 @@ struct LoudnessTests {
         let high = weighting.filter(pointer(2, 0..<count), pointer(3, 0..<count), state: &highState)
         var single = KWeighting.State()
         #expect(weighting.filter(pointer(3, 0..<count), state: &single).bitPattern == high[1].bitPattern)
-        // In step, cut at random places; the energy carried over from piece to piece.
-        var state = KWeighting.QuadState(low: KWeighting.PairState(), high: KWeighting.PairState())
-        var sums = SIMD4<Double>()
-        var start = 0
-        while start < count {
-            let end = min(count, start + Int.random(in: 0...3000, using: &random))
-            weighting.filter(pointer(0, start..<end), pointer(1, start..<end), pointer(2, start..<end), pointer(3, start..<end), state: &state, adding: &sums)
-            start = end
+        // In step, cut at random places; the energy carried over from piece to piece. Both loops:
+        // four lanes in two registers, and in one (AVX2, where the processor has it).
+        for wide in KWeighting.wide ? [false, true] : [false] {
+            var state = KWeighting.QuadState(low: KWeighting.PairState(), high: KWeighting.PairState())
+            var sums = SIMD4<Double>()
+            var start = 0
+            while start < count {
+                let end = min(count, start + Int.random(in: 0...3000, using: &random))
+                weighting.filter(
+                    pointer(0, start..<end), pointer(1, start..<end), pointer(2, start..<end), pointer(3, start..<end), state: &state, adding: &sums,
+                    wide: wide)
+                start = end
+            }
+            #expect(sums.lowHalf == low && sums.highHalf == high, "wide: \(wide)")
+            #expect(state.low.shelf1 == lowState.shelf1 && state.high.highPass2 == highState.highPass2, "wide: \(wide)")
         }
-        #expect(sums.lowHalf == low && sums.highHalf == high)
-        #expect(state.low.shelf1 == lowState.shelf1 && state.high.highPass2 == highState.highPass2)
     }
 }
