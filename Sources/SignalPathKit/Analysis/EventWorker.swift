@@ -225,7 +225,20 @@ private struct Scan {
         }
         var frame = present.lowerBound + 1
         let row = channel * rowLength - Int(base)
+        let samples = rows.baseAddress! + row
+        func load(_ frame: Int64) -> SIMD8<Float> { UnsafeRawPointer(samples + Int(frame)).loadUnaligned(as: SIMD8<Float>.self) }
         while frame < present.upperBound {
+            // Eight frames each unlike its predecessor (most of any sound): the run before them
+            // ends at the first, and each of them is a run of one frame, which `close` keeps only
+            // at the chunk's edges (never here, as the eight lie inside) or when one frame is
+            // long enough. The same pieces as frame by frame, eight times fewer steps (events of
+            // the 60-minute file 1.71 → 1.35 s, hyperfine).
+            if minimum > 1 && frame + 8 <= present.upperBound && all(load(frame) .!= load(frame - 1)) {
+                close(frame)
+                start = frame + 7
+                frame += 8
+                continue
+            }
             if rows[row + Int(frame)] != rows[row + Int(frame) - 1] {
                 close(frame)
                 start = frame
@@ -277,15 +290,37 @@ private struct Scan {
                 for frame in frames { sum += Double(rows[row + Int(frame)]) }
                 result.sums[slot * channels + channel] = sum
             }
-            guard detector.measuresLoudness, detector.channelWeights[channel] > 0 else { continue }
-            var state = KWeighting.State()
+        }
+        guard detector.measuresLoudness else { return }
+        func buffer(_ channel: Int, _ frames: Range<Int64>) -> UnsafeBufferPointer<Float> {
             let offset = channel * rowLength
-            func buffer(_ frames: Range<Int64>) -> UnsafeBufferPointer<Float> {
-                UnsafeBufferPointer(rebasing: rows[offset + Int(frames.lowerBound - base)..<offset + Int(frames.upperBound - base)])
-            }
-            _ = detector.weighting.filter(buffer(base..<present.lowerBound), state: &state)
-            for (slot, frames) in pieces.enumerated() {
-                result.weightedEnergy[slot] += detector.channelWeights[channel] * detector.weighting.filter(buffer(frames), state: &state)
+            return UnsafeBufferPointer(rebasing: rows[offset + Int(frames.lowerBound - base)..<offset + Int(frames.upperBound - base)])
+        }
+        // The weighted channels two at a time: a pair's filter runs both in one loop, each lane
+        // the single channel's arithmetic (a chain of dependent operations, so one channel alone
+        // leaves the processor waiting; events of the 60-minute file 2.02 → 1.71 s, hyperfine).
+        // Each sub-block's energy still adds the channels in order, so the sums are the same bits.
+        let weighted = (0..<channels).filter { detector.channelWeights[$0] > 0 }
+        var next = 0
+        while next < weighted.count {
+            if next + 1 < weighted.count {
+                let (left, right) = (weighted[next], weighted[next + 1])
+                var state = KWeighting.PairState()
+                _ = detector.weighting.filter(buffer(left, base..<present.lowerBound), buffer(right, base..<present.lowerBound), state: &state)
+                for (slot, frames) in pieces.enumerated() {
+                    let energy = detector.weighting.filter(buffer(left, frames), buffer(right, frames), state: &state)
+                    result.weightedEnergy[slot] += detector.channelWeights[left] * energy[0]
+                    result.weightedEnergy[slot] += detector.channelWeights[right] * energy[1]
+                }
+                next += 2
+            } else {
+                let channel = weighted[next]
+                var state = KWeighting.State()
+                _ = detector.weighting.filter(buffer(channel, base..<present.lowerBound), state: &state)
+                for (slot, frames) in pieces.enumerated() {
+                    result.weightedEnergy[slot] += detector.channelWeights[channel] * detector.weighting.filter(buffer(channel, frames), state: &state)
+                }
+                next += 1
             }
         }
     }
