@@ -214,8 +214,10 @@ def instructions_by_stage():
                                 check=True, capture_output=True, text=True).stdout
     # Authenticity first: its worker step is an AnalysisWorker method.
     stages = [("authenticity: segment edges and holes, verdict (issue 19)", ("SpectralEdgeProbe", "probeEdges", "Authenticity", "BandedSpectrum")),
-              ("true peak (BS.1770 4× FIR; AVX2 where the processor has it)", ("TruePeakMeter", "SignalPathAVX2")), ("levels (LevelStatistics)", ("LevelStatistics",)),
-              ("K-weighting (two biquads, Double)", ("KWeighting",)), ("FFT (FFTW, with planning)", ("libfftw3f",)),
+              # Mangled names: TruePeakAVX2 reads "TruePeakC0O", LevelBlockAVX2 "LevelBlockC0O".
+              ("true peak (BS.1770 4× FIR; AVX2 where the processor has it)", ("TruePeak",)),
+              ("levels (LevelStatistics; AVX2 where the processor has it)", ("LevelStatistics", "LevelBlock")),
+              ("K-weighting (two biquads, Double; AVX2 where the processor has it)", ("KWeighting",)), ("FFT (FFTW, with planning)", ("libfftw3f",)),
               ("segments: window, power, stereo image, peaks", ("SegmentTransform", "StereoImage", "AnalysisWorker", "PowerSpectrum")),
               ("decode (PCM → Float)", ("PCMDecoder",)), ("window tables (once per process)", ("WindowResponse", "Window")),
               ("argument parsing (ArgumentParser's reflection)", ("ArgumentParser", "conformsToProtocol", "ConformanceCandidate"))]
