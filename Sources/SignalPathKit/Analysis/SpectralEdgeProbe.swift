@@ -39,10 +39,7 @@ public final class SpectralEdgeProbe {
                 if sum >= content { top = band }
                 if sum >= floor { floorTop = band }
             }
-            if floorTop >= 0 {
-                statistics.floorSegments += 1
-                statistics.floorTopCounts[floorTop] += 1
-            }
+            if floorTop >= 0 { statistics.floorTopCounts[floorTop] += 1 }
             guard top >= 0 else { return }
             statistics.activeSegments += 1
             statistics.topCounts[top] += 1

@@ -47,8 +47,6 @@ public struct SpectralEdgeStatistics: Sendable, Equatable {
     public var activeSegments = 0
     /// Per band: segments whose highest band above the floor level is that band.
     public var floorTopCounts: [Int]
-    /// Segments with any band above the floor level.
-    public var floorSegments = 0
     /// Groups of four bands examined for holes (content on both sides), and those that were holes.
     public var examinedGroups = 0
     public var holeGroups = 0
@@ -65,6 +63,9 @@ public struct SpectralEdgeStatistics: Sendable, Equatable {
 
     /// Segments with a sharp edge anywhere.
     public var segmentsWithEdges: Int { edgeCounts.reduce(0, +) }
+
+    /// Segments with any band above the floor level.
+    public var floorSegments: Int { floorTopCounts.reduce(0, +) }
 
     /// The band whose five-band neighbourhood holds the most edges (the lowest of equals), and
     /// that neighbourhood's share of all edges; nil without edges.
@@ -94,7 +95,6 @@ public struct SpectralEdgeStatistics: Sendable, Equatable {
             topCounts[band] += other.topCounts[band]
             floorTopCounts[band] += other.floorTopCounts[band]
         }
-        floorSegments += other.floorSegments
         activeSegments += other.activeSegments
         examinedGroups += other.examinedGroups
         holeGroups += other.holeGroups
