@@ -40,8 +40,11 @@ struct AuthenticityCLITests {
         // hides the old floor's end) and FFmpeg's default resampler into 48 kHz (a transition too
         // gentle for a shelf) are the misses (docs/AUTHENTICITY.md): 20 of 24 here.
         #expect(try #require(summary["upsampled_with_right_rate"] as? Double) >= 0.8, "\(report)")
-        // The hard settings (320 kbps and V0 MP3, AAC >= 192k, Vorbis >= q6, Opus >= 128k): 10 of 16 here.
-        #expect(try #require(summary["hard_transcodes_called_lossy"] as? Double) >= 0.6, "\(report)")
+        // The hard settings (320 kbps and V0 MP3, AAC >= 192k, Vorbis >= q6, Opus >= 128k): 15 of 16
+        // here (10 before the frame grid); LAME V0 on a sparse mix is the miss.
+        #expect(try #require(summary["hard_transcodes_called_lossy"] as? Double) >= 0.85, "\(report)")
+        // As issue 19 words it (only 320 kbps MP3 and AAC from 192 kbps apart): 31 of 32 here.
+        #expect(try #require(summary["transcodes_called_lossy_only_320k_mp3_and_aac_from_192k_apart"] as? Double) >= 0.95, "\(report)")
         #expect(summary["padded_flagged"] as? Double == 1, "\(report)")
         #expect(summary["mono_as_stereo_flagged"] as? Double == 1, "\(report)")
     }

@@ -16,6 +16,7 @@ final class AnalysisCombiner {
     private var strongestBins: [Double]
     private var stereo: StereoImage.Sums?
     private var edges: SpectralEdgeStatistics?
+    private var frameGrid: FrameGridStatistics?
     private var segments = 0
     private var framesDone: Int64 = 0
     /// Whole sub-blocks handed to `subBlocks` so far.
@@ -90,6 +91,10 @@ final class AnalysisCombiner {
         for (index, strongest) in chunk.strongestBins.enumerated() { strongestBins[index % channels * bins + strongest.bin] += strongest.power }
         if let sums = chunk.stereo { stereo?.merge(sums) }
         if let chunkEdges = chunk.edges { edges?.merge(chunkEdges) }
+        if let chunkGrid = chunk.frameGrid {
+            if frameGrid == nil { frameGrid = FrameGridStatistics() }
+            frameGrid?.merge(chunkGrid)
+        }
         segments += chunk.segments
         framesDone = max(framesDone, chunk.frames.upperBound)
         endOfInput = chunk.endOfInput ?? endOfInput
@@ -179,7 +184,7 @@ final class AnalysisCombiner {
         if let spectrum, let edges, !mean.isEmpty {
             authenticity = Authenticity(
                 meanSquare: mean, binWidth: spectrum.binWidth, noiseBandwidth: spectrum.windowSumOfSquares / (spectrum.windowSum * spectrum.windowSum),
-                edges: edges, format: file.format,
+                edges: edges, frameGrid: frameGrid, format: file.format,
                 bitsInUse: analyses.compactMap(\.effectiveBits).max(), monoAsStereo: image?.monoAsStereo)
         }
         let allSilent = (keepsBlockLevels ? 0..<wholeSubBlocks : 0..<0).filter { block in (0..<channels).allSatisfy { blockMeanSquare(block, $0) < threshold } }

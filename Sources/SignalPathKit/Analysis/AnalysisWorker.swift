@@ -14,6 +14,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private let transform: SegmentTransform
     /// Where each segment's content ends (authenticity's evidence); nil for a loudness pass.
     private let edgeProbe: SpectralEdgeProbe?
+    /// Made when the worker's first chunk with an excerpt comes (`FrameGridProbe.excerptChunk`).
+    private var gridProbe: FrameGridProbe?
     private let meter: TruePeakMeter
     private let rules: LevelStatistics.Rules
     /// True for formats of integer codes, which decode to finite samples only.
@@ -174,6 +176,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             stereo: analyzer.stereoPair.map { _ in StereoImage.Sums(bins: transform.binCount) },
             edges: edgeProbe.map { SpectralEdgeStatistics(bandCount: $0.bandCount) }, segments: segmentStarts.count,
             frames: frames.present, endOfInput: frames.endOfInput)
+        result.frameGrid = searchFrameGrid(chunk, frames)
         for channel in 0..<channels {
             result.nonFiniteSamples.append(zeroNonFinite(channel, frames))
         }
@@ -410,6 +413,22 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             }
         }
         crossReal.withUnsafeBufferPointer { real in crossImaginary.withUnsafeBufferPointer { sums.addCross(real: real, imaginary: $0) } }
+    }
+
+    /// Step 5, once for the chunks `FrameGridProbe.searches` picks: the first channel's excerpt in
+    /// the middle of the chunk's own frames (on the range's 1024-frame grid) searched for a coder's
+    /// frame grid. Only at rates up to 48 kHz, where the corpus shows what the search finds.
+    private func searchFrameGrid(_ chunk: Int, _ frames: ChunkFrames) -> FrameGridStatistics? {
+        guard edgeProbe != nil, analyzer.file.format.sampleRate <= FrameGridProbe.highestRate, FrameGridProbe.searches(chunk: chunk) else { return nil }
+        let hop = Int64(FrameGridProbe.hop), length = Int64(FrameGridProbe.excerptLength)
+        let start = (frames.present.lowerBound + frames.present.upperBound - length) / 2 / hop * hop
+        guard start >= frames.present.lowerBound, start + length <= frames.present.upperBound else { return nil }
+        let probe = gridProbe ?? FrameGridProbe()
+        gridProbe = probe
+        var statistics = FrameGridStatistics()
+        let row = UnsafeBufferPointer(row(0))
+        probe.search(UnsafeBufferPointer(rebasing: row[frames.offset(start)..<frames.offset(start) + Int(length)]), into: &statistics)
+        return statistics
     }
 
     /// Step 5, for every segment: the last transform's edge and holes into `edges`.

@@ -55,6 +55,10 @@ public struct Authenticity: Sendable, Equatable {
     /// the five bands holding most of them, Hz, and their share of the segments with a floor.
     public var noiseFloorTop: Double?
     public var noiseFloorTopShare: Double?
+    /// A coder's frame grid (`FrameGridStatistics`): the window whose grid stands out most, and by
+    /// how much (the excess as a share of the coefficients examined); nil where none was searched.
+    public var frameGridWindow: FrameGridStatistics.Window?
+    public var frameGridExcess: Double?
     /// For `upsampled`: the rate the content points to.
     public var sourceRate: Int?
     /// Where the evidence points to a codec family: a hint, not a finding.
@@ -96,6 +100,8 @@ public struct Authenticity: Sendable, Equatable {
     /// The least share of segments whose noise floor ends in one place for it to show an upsample
     /// (`judgeNoiseFloor`).
     public static let floorTopShare = 0.8
+    /// The least frame-grid excess that shows a coder (`judgeFrameGrid`).
+    public static let frameGridExcessShown = 0.01
     /// Bands between the frames' edges and the shelf above which they show a coder (`framesCutBelow`).
     public static let framesBelowShelf = 3.0
     /// Natural content reaching the band edge: the top tenth below Nyquist this far over rounding.
@@ -115,15 +121,18 @@ public struct Authenticity: Sendable, Equatable {
             + "and < \(percent(frameEdgeHoles)) % of the band groups are holes (a coder cutting frame by frame), else lossless_origin when the top tenth "
             + "of the band holds content >= \(UnitFormat.shortest(contentOverRounding)) dB over rounding, else inconclusive; "
             + "lossless_origin or inconclusive become upsampled when >= \(percent(floorTopShare)) % of the segments' noise floors "
-            + "(bands over \(UnitFormat.shortest(SpectralEdgeStatistics.floorDecibels)) dB) end within two bands of one frequency in that window"
+            + "(bands over \(UnitFormat.shortest(SpectralEdgeStatistics.floorDecibels)) dB) end within two bands of one frequency in that window; "
+            + "at rates up to \(FrameGridProbe.highestRate / 1000) kHz, any verdict becomes lossy_origin when a coder's frame grid (MDCT coefficients from an eighth of the rate up "
+            + "under 3 sigma of 16-bit rounding, 2048-sample sine, Vorbis or KBD window, 1024-sample hop) stands out at one offset by >= \(percent(frameGridExcessShown)) % "
+            + "of the coefficients examined, over its neighbours and over chance"
     }
 
     /// The verdict on a file of `format` whose channels' mean spectrum is `meanSquare` (FS² per
     /// bin, a full-scale sine's peak bin = ¼; the window's Σw²/(Σw)² is `noiseBandwidth`) and
     /// whose segments showed `edges`.
     public init(
-        meanSquare: [Double], binWidth: Double, noiseBandwidth: Double, edges: SpectralEdgeStatistics, format: AudioFormat, bitsInUse: Int?,
-        monoAsStereo: Bool?
+        meanSquare: [Double], binWidth: Double, noiseBandwidth: Double, edges: SpectralEdgeStatistics, frameGrid: FrameGridStatistics? = nil,
+        format: AudioFormat, bitsInUse: Int?, monoAsStereo: Bool?
     ) {
         let sampleRate = format.sampleRate
         let nyquist = Double(sampleRate) / 2
@@ -145,8 +154,12 @@ public struct Authenticity: Sendable, Equatable {
         }
         verdict = .inconclusive
         confidence = 0
-        // Whichever way the spectrum's rules end, the noise floor may still show an upsample.
-        defer { judgeNoiseFloor(edges, nyquist: nyquist) }
+        // Whichever way the spectrum's rules end, the noise floor may still show an upsample, and
+        // a coder's frame grid overrules them all.
+        defer {
+            judgeNoiseFloor(edges, nyquist: nyquist)
+            judgeFrameGrid(frameGrid, sampleRate: sampleRate)
+        }
         let spectrum = BandedSpectrum(meanSquare: meanSquare, binWidth: binWidth, bands: edges.bandCount)
         // Rounding to the bits in use: white noise of q²/12 (full scale ±1, q = 2^(1-bits)), on the same scale.
         let bits = Double(bitsInUse ?? format.sampleFormat.bitDepth ?? 24)
@@ -268,6 +281,28 @@ public struct Authenticity: Sendable, Equatable {
         verdict = .upsampled
         sourceRate = 2 * source
         confidence = mode.share
+    }
+
+    /// A coder's frame grid standing out by ≥ `frameGridExcessShown` is `lossy_origin`, whatever
+    /// the spectrum showed: no resampler, filter or recording leaves a 1024-sample grid of
+    /// switched-off MDCT coefficients (docs/AUTHENTICITY.md, rule 7). The window names the family.
+    mutating func judgeFrameGrid(_ grid: FrameGridStatistics?, sampleRate: Int) {
+        guard let strongest = grid?.strongest else { return }
+        frameGridWindow = strongest.window
+        frameGridExcess = strongest.share
+        guard strongest.share >= Self.frameGridExcessShown else { return }
+        if verdict != .lossyOrigin {
+            verdict = .lossyOrigin
+            confidence = min(1, 0.5 + strongest.share / (4 * Self.frameGridExcessShown))
+            sourceRate = nil
+        }
+        if codecHint == nil {
+            switch strongest.window {
+            case .vorbis: codecHint = "vorbis"
+            case .kaiserBesselDerived: codecHint = "aac"
+            case .sine: codecHint = "aac or another MDCT coder"
+            }
+        }
     }
 
     /// True when fewer bits are in use than the container holds (16 of 24; PCM in a float file).

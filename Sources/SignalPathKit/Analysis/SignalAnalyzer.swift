@@ -152,6 +152,8 @@ struct AnalysisChunk: Sendable {
     var stereo: StereoImage.Sums?
     /// Where the segments' content ends, over all channels; nil for a loudness pass.
     var edges: SpectralEdgeStatistics?
+    /// A coder's frame grid in the chunk's excerpt (`FrameGridProbe`); nil for a chunk without one.
+    var frameGrid: FrameGridStatistics?
     var segments: Int
     /// Frames analysed, relative to the range.
     var frames: Range<Int64>

@@ -136,7 +136,27 @@ extension SignalAnalysis {
 
     /// The `authenticity` object: the verdict, its flags and the evidence it rests on.
     private func authenticityJSON(_ found: Authenticity) -> JSONValue {
-        .object([
+        // Built apart: as one literal with the rest, it is more than the type checker takes.
+        let evidence: [JSONValue.Member] = [
+            .init("cutoff_hz", .number(found.cutoff.map { Self.rounded($0, 1) })),
+            .init("shelf_db_per_third_octave", .number(found.steepness.map { Self.rounded($0, 2) })),
+            .init("above_cutoff_vs_floor_db", .number(found.levelAboveCutoff.map { Self.rounded($0, 2) })),
+            .init("above_cutoff_vs_rounding_db", .number(found.levelAboveRounding.map { Self.rounded($0, 2) })),
+            .init("cutoff_constancy", .number(found.cutoffConstancy.map { Self.rounded($0, 4) })),
+            .init("edge_fraction", .number(Self.rounded(found.edgeFraction, 4))),
+            .init("edges_at_cutoff", .number(found.edgesAtCutoff.map { Self.rounded($0, 4) })),
+            .init("edge_mode_hz", .number(found.edgeMode.map { Self.rounded($0, 1) })),
+            .init("edge_mode_share", .number(found.edgeModeShare.map { Self.rounded($0, 4) })),
+            .init("reaching_cutoff", .number(found.reachingCutoff.map { Self.rounded($0, 4) })),
+            .init("reaching_source_nyquist", .number(found.reachingSourceNyquist.map { Self.rounded($0, 4) })),
+            .init("content_top_hz", .number(found.contentTop.map { Self.rounded($0, 1) })),
+            .init("noise_floor_top_hz", .number(found.noiseFloorTop.map { Self.rounded($0, 1) })),
+            .init("noise_floor_top_share", .number(found.noiseFloorTopShare.map { Self.rounded($0, 4) })),
+            .init("frame_grid_window", found.frameGridWindow.map { .string($0.rawValue) } ?? .null),
+            .init("frame_grid_excess", .number(found.frameGridExcess.map { Self.rounded($0, 4) })),
+            .init("hole_fraction", .number(found.holeFraction.map { Self.rounded($0, 5) })),
+        ]
+        return .object([
             .init("verdict", .string(found.verdict.rawValue)),
             .init("confidence", .number(Self.rounded(found.confidence, 2))),
             .init("bit_depth_padded", found.bitDepthPadded.map { .bool($0) } ?? .null),
@@ -144,25 +164,7 @@ extension SignalAnalysis {
             .init("mono_as_stereo", found.monoAsStereo.map { .bool($0) } ?? .null),
             .init("source_rate_hz", found.sourceRate.map { .integer(Int64($0)) } ?? .null),
             .init("codec_hint", found.codecHint.map { .string($0) } ?? .null),
-            .init(
-                "evidence",
-                .object([
-                    .init("cutoff_hz", .number(found.cutoff.map { Self.rounded($0, 1) })),
-                    .init("shelf_db_per_third_octave", .number(found.steepness.map { Self.rounded($0, 2) })),
-                    .init("above_cutoff_vs_floor_db", .number(found.levelAboveCutoff.map { Self.rounded($0, 2) })),
-                    .init("above_cutoff_vs_rounding_db", .number(found.levelAboveRounding.map { Self.rounded($0, 2) })),
-                    .init("cutoff_constancy", .number(found.cutoffConstancy.map { Self.rounded($0, 4) })),
-                    .init("edge_fraction", .number(Self.rounded(found.edgeFraction, 4))),
-                    .init("edges_at_cutoff", .number(found.edgesAtCutoff.map { Self.rounded($0, 4) })),
-                    .init("edge_mode_hz", .number(found.edgeMode.map { Self.rounded($0, 1) })),
-                    .init("edge_mode_share", .number(found.edgeModeShare.map { Self.rounded($0, 4) })),
-                    .init("reaching_cutoff", .number(found.reachingCutoff.map { Self.rounded($0, 4) })),
-                    .init("reaching_source_nyquist", .number(found.reachingSourceNyquist.map { Self.rounded($0, 4) })),
-                    .init("content_top_hz", .number(found.contentTop.map { Self.rounded($0, 1) })),
-                    .init("noise_floor_top_hz", .number(found.noiseFloorTop.map { Self.rounded($0, 1) })),
-                    .init("noise_floor_top_share", .number(found.noiseFloorTopShare.map { Self.rounded($0, 4) })),
-                    .init("hole_fraction", .number(found.holeFraction.map { Self.rounded($0, 5) })),
-                ])),
+            .init("evidence", .object(evidence)),
         ])
     }
 

@@ -75,6 +75,10 @@ extension SignalAnalysis {
             {
                 authenticityRow("Noise floor", "ends at " + UnitFormat.frequency(top.rounded(toPlaces: 0)) + " in \(UnitFormat.fixed(share * 100, 1)) % of segments")
             }
+            // The grid says something only where it stands out.
+            if let window = authenticity.frameGridWindow, let excess = authenticity.frameGridExcess, excess >= Authenticity.frameGridExcessShown {
+                authenticityRow("Frame grid", "\(window.label), 1024-sample hop: \(UnitFormat.fixed(excess * 100, 1)) % more zero coefficients than chance")
+            }
             authenticityRow(
                 "Bits padded",
                 authenticity.bitDepthPadded.map { padded in

@@ -105,6 +105,8 @@ final class RealFFT {
     nonisolated(unsafe) private static var plans: [Int: OpaquePointer] = [:]
     /// Complex-to-real plans, by size; as `plans`.
     nonisolated(unsafe) private static var inversePlans: [Int: OpaquePointer] = [:]
+    /// Forward complex plans (`ComplexFFT`), by size; as `plans`.
+    nonisolated(unsafe) private static var complexPlans: [Int: OpaquePointer] = [:]
     private static let plannerLock = Lock()
 
     private static func sharedPlan(
@@ -115,6 +117,17 @@ final class RealFFT {
             if let plan = plans[size] { return plan }
             let plan = planned { fftwf_plan_dft_r2c_1d(Int32(size), input, output, $0) }
             plans[size] = plan
+            return plan
+        }
+    }
+
+    fileprivate static func sharedComplexPlan(
+        size: Int, input: UnsafeMutablePointer<fftwf_complex>, output: UnsafeMutablePointer<fftwf_complex>
+    ) -> OpaquePointer {
+        plannerLock.withLock {
+            if let plan = complexPlans[size] { return plan }
+            let plan = planned { fftwf_plan_dft_1d(Int32(size), input, output, FFTW_FORWARD, $0) }
+            complexPlans[size] = plan
             return plan
         }
     }
@@ -173,5 +186,37 @@ final class RealFFT {
             if written == length && closed == 0 && rename(temporary, target) == 0 { return }
             _ = unlink(temporary)
         }
+    }
+}
+
+/// A forward complex FFT of one size with its own aligned buffers (interleaved re, im), planned
+/// and shared like `RealFFT`'s plans: what `ModifiedCosineTransform` runs its quarter-size
+/// transform on. Not Sendable: one worker owns it.
+final class ComplexFFT {
+    /// Points per transform.
+    let size: Int
+    private let plan: OpaquePointer
+    private let input: UnsafeMutablePointer<fftwf_complex>
+    private let output: UnsafeMutablePointer<fftwf_complex>
+
+    init(size: Int) {
+        precondition(size >= 1)
+        self.size = size
+        input = fftwf_alloc_complex(size)
+        output = fftwf_alloc_complex(size)
+        plan = RealFFT.sharedComplexPlan(size: size, input: input, output: output)
+    }
+
+    deinit {
+        fftwf_free(input)
+        fftwf_free(output)
+    }
+
+    /// Lets `load` fill the input (`size` pairs of re, im), transforms it, and hands `body` the
+    /// output in the same layout.
+    func transform<Result>(load: (UnsafeMutableBufferPointer<Float>) -> Void, _ body: (UnsafeBufferPointer<Float>) -> Result) -> Result {
+        load(UnsafeMutableBufferPointer(start: UnsafeMutableRawPointer(input).assumingMemoryBound(to: Float.self), count: 2 * size))
+        fftwf_execute_dft(plan, input, output)
+        return body(UnsafeBufferPointer(start: UnsafeRawPointer(output).assumingMemoryBound(to: Float.self), count: 2 * size))
     }
 }

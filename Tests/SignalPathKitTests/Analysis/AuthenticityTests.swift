@@ -72,3 +72,30 @@ struct AuthenticityTests {
         #expect(moving.verdict == .losslessOrigin && moving.noiseFloorTopShare == 0.7, "\(moving)")
     }
 }
+
+extension AuthenticityTests {
+    @Test("a coder's frame grid turns a full-band spectrum's lossless_origin into lossy_origin with the window's codec; a grid under the threshold does not")
+    func frameGridShowsACoder() {
+        // Content to the band edge: the spectrum's rules alone say lossless_origin.
+        let level = { (_: Double) in -70.0 }
+        let tops = [Int](repeating: 255, count: 100)
+        func judged(excess: Double, window: FrameGridStatistics.Window) -> Authenticity {
+            var grid = FrameGridStatistics()
+            grid.examined = 10_000
+            grid.excerpts = 3
+            grid.excess[FrameGridStatistics.Window.allCases.firstIndex(of: window)!] = Int(excess * 10_000)
+            let binWidth = 48_000.0 / Double(Self.fftSize)
+            let meanSquare = (0...Self.fftSize / 2).map { bin in pow(10, level(Double(bin) * binWidth) / 10) / 4 }
+            let format = AudioFormat(container: .wav, sampleFormat: .pcm(bits: 16, signed: true), sampleRate: 48_000, channels: 2, frames: nil)
+            return Authenticity(
+                meanSquare: meanSquare, binWidth: binWidth, noiseBandwidth: 2.9e-4, edges: Self.edges(tops: tops), frameGrid: grid, format: format,
+                bitsInUse: 16, monoAsStereo: false)
+        }
+        let vorbis = judged(excess: 0.05, window: .vorbis)
+        #expect(vorbis.verdict == .lossyOrigin && vorbis.codecHint == "vorbis" && vorbis.frameGridWindow == .vorbis, "\(vorbis)")
+        let aac = judged(excess: 0.03, window: .kaiserBesselDerived)
+        #expect(aac.verdict == .lossyOrigin && aac.codecHint == "aac" && aac.frameGridExcess == 0.03, "\(aac)")
+        let chance = judged(excess: 0.005, window: .vorbis)
+        #expect(chance.verdict == .losslessOrigin && chance.codecHint == nil && chance.frameGridExcess == 0.005, "\(chance)")
+    }
+}

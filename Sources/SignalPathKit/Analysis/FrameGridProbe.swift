@@ -1,0 +1,135 @@
+import Foundation
+
+/// Searches an excerpt of one channel for a coder's frame grid (`FrameGridStatistics`). Windows,
+/// transform and buffers are made once per worker; `search` allocates nothing.
+///
+/// Per window: every offset's first frame is counted (1024 transforms), and the `candidates`
+/// offsets with the most zeros there are looked at closer. A candidate's **standing** is its
+/// count over the later frames minus the larger of the same count `neighbour` samples either
+/// side: a coder's zeros lie on its grid only (white noise through Vorbis q6: half of the
+/// coefficients at the grid's offset, under 0.2 % one sample off), while a chance high count in
+/// the first frame does not carry on to the later ones, and a burst or a fade inside the excerpt
+/// moves the neighbours' counts with the candidate's. The excerpt's excess is the best
+/// candidate's standing minus the best standing among `controls` offsets spread over the hop,
+/// which is what chance gives: without a grid the two are alike, and their difference sums to
+/// about nothing over excerpts. About 1,500 transforms per window, against 6,144 for counting
+/// every frame at every offset.
+final class FrameGridProbe {
+    /// The coders' hop: 1024 samples (AAC's and Vorbis's long blocks).
+    static let hop = 1024
+    /// Frames per excerpt. Six, not four: the weakest grids in the corpus (FFmpeg's AAC at
+    /// 256 kbps on mixes of partials) stand 0.014–0.035 over chance instead of 0.009–0.013, while
+    /// the largest excess without a grid stays 0.011 (docs/AUTHENTICITY.md, rule 7).
+    static let frames = 6
+    /// Samples an excerpt holds: its frames (two hops long, one hop apart) at every offset of one hop.
+    static let excerptLength = (frames + 2) * hop
+    static let candidates = 8
+    static let controls = 8
+    /// How far the neighbours a candidate is compared with lie from it.
+    static let neighbour = 2
+    /// The highest sample rate searched: the corpus's coded files are at 44.1 and 48 kHz.
+    static let highestRate = 48000
+    /// Excerpts come from chunks 0, 1, 4, 16 and 64 (the middle of each): at most five per file,
+    /// whatever its length, about 8 ms of one core each (docs/AUTHENTICITY.md, "Cost").
+    static func searches(chunk: Int) -> Bool { [0, 1, 4, 16, 64].contains(chunk) }
+    /// Coefficients from here up are counted: an eighth of the sample rate and above, where coders
+    /// switch coefficients off and music seldom has none.
+    static let firstCoefficient = hop / 4
+    /// Zero: under three standard deviations of 16-bit rounding (q²/12 per sample, Σw²/2 per
+    /// coefficient for these windows, whose Σw² is N/2). A 24-bit or float decode's zeros lie far
+    /// lower still.
+    static let zeroLevel = Float(3 * (Double(hop) / 2 / 12).squareRoot() * pow(2, -15))
+
+    private let transform = ModifiedCosineTransform(coefficients: hop)
+    private let windows: [[Float]]
+    /// The best offsets after the first frame, most zeros first.
+    private var leaders: [(offset: Int, count: Int)]
+
+    init() {
+        windows = FrameGridStatistics.Window.allCases.map { Self.coefficients($0, size: 2 * Self.hop) }
+        leaders = []
+        leaders.reserveCapacity(Self.candidates + 1)
+    }
+
+    /// The window's `size` values.
+    static func coefficients(_ window: FrameGridStatistics.Window, size: Int) -> [Float] {
+        let n = Double(size)
+        switch window {
+        case .sine:
+            return (0..<size).map { Float(sin(Double.pi * (Double($0) + 0.5) / n)) }
+        case .vorbis:
+            return (0..<size).map {
+                let inner = sin(Double.pi * (Double($0) + 0.5) / n)
+                return Float(sin(Double.pi / 2 * inner * inner))
+            }
+        case .kaiserBesselDerived:
+            // w[n] = √(Σ_{j≤n} k[j] / Σ_{j≤N/2} k[j]) over a Kaiser window k of N/2 + 1 points, β = 4π.
+            let half = size / 2, beta = 4 * Double.pi
+            let kaiser = (0...half).map { index -> Double in
+                let ratio = 2 * Double(index) / Double(half) - 1
+                return Window.besselI0(beta * max(0, 1 - ratio * ratio).squareRoot())
+            }
+            let total = kaiser.reduce(0, +)
+            var running = 0.0
+            let rising = (0..<half).map { index -> Float in
+                running += kaiser[index]
+                return Float((running / total).squareRoot())
+            }
+            return rising + rising.reversed()
+        }
+    }
+
+    /// Searches `excerpt` (`excerptLength` samples) and adds what it finds to `statistics`.
+    /// Searches `excerpt` (`excerptLength` samples) and adds what it finds to `statistics`.
+    func search(_ excerpt: UnsafeBufferPointer<Float>, into statistics: inout FrameGridStatistics) {
+        precondition(excerpt.count >= Self.excerptLength)
+        let hop = Self.hop
+        for (index, window) in windows.enumerated() {
+            window.withUnsafeBufferPointer { window in
+                // Candidates from the first frame and, apart, from the last: a block switch or a
+                // transient in one of them leaves the other to find the grid.
+                for picking in [0, Self.frames - 1] {
+                    leaders.removeAll(keepingCapacity: true)
+                    for offset in 0..<hop {
+                        let count = zeros(excerpt, at: offset + picking * hop, window)
+                        // Ties keep the earlier offset.
+                        guard leaders.count < Self.candidates || count > leaders[leaders.count - 1].count else { continue }
+                        let place = leaders.firstIndex { $0.count < count } ?? leaders.count
+                        leaders.insert((offset, count), at: place)
+                        if leaders.count > Self.candidates { leaders.removeLast() }
+                    }
+                    var best = Int.min, chance = Int.min
+                    for leader in leaders { best = max(best, standing(excerpt, at: leader.offset, besides: picking, window)) }
+                    let first = leaders[0].offset
+                    for step in 0..<Self.controls {
+                        let control = (first + hop / (2 * Self.controls) + step * hop / Self.controls) % hop
+                        chance = max(chance, standing(excerpt, at: control, besides: picking, window))
+                    }
+                    statistics.excess[index] += best - chance
+                }
+            }
+        }
+        statistics.examined += 2 * (Self.frames - 1) * (hop - Self.firstCoefficient)
+        statistics.excerpts += 1
+    }
+
+    /// How far the counts at `offset` in the frames other than `picking` stand above those
+    /// `neighbour` samples either side, frame by frame, where they do: a Vorbis block switch inside
+    /// the excerpt moves the grid, and the frames on one side of it still count.
+    private func standing(_ excerpt: UnsafeBufferPointer<Float>, at offset: Int, besides picking: Int, _ window: UnsafeBufferPointer<Float>) -> Int {
+        let hop = Self.hop
+        let before = (offset + hop - Self.neighbour) % hop, after = (offset + Self.neighbour) % hop
+        var total = 0
+        for frame in 0..<Self.frames where frame != picking {
+            let shift = frame * hop
+            let sides = max(zeros(excerpt, at: before + shift, window), zeros(excerpt, at: after + shift, window))
+            total += max(0, zeros(excerpt, at: offset + shift, window) - sides)
+        }
+        return total
+    }
+
+    /// Coefficients from `firstCoefficient` up under `zeroLevel` in the frame at `start`.
+    private func zeros(_ excerpt: UnsafeBufferPointer<Float>, at start: Int, _ window: UnsafeBufferPointer<Float>) -> Int {
+        transform.countBelow(Self.zeroLevel, from: Self.firstCoefficient, in: excerpt, from: start, window: window)
+    }
+}

@@ -1,0 +1,60 @@
+/// A lossy coder's frame grid in decoded audio: the evidence that survives when a coder kept the
+/// whole band (docs/AUTHENTICITY.md, rule 7).
+///
+/// AAC and Vorbis code each frame as MDCT coefficients of a 2048-sample window every 1024
+/// samples and switch off (quantise to zero) those under the masking threshold. Decoded and
+/// written as PCM, the signal analysed again with the same window on the same grid gives those
+/// coefficients back as zeros plus the output's rounding; analysed anywhere else, or with another
+/// window, each coefficient mixes many of the coded ones and is rarely that small. So on an
+/// excerpt of `FrameGridProbe.frames` frames, the count of coefficients (above an eighth of the
+/// sample rate) under three standard deviations of 16-bit rounding is taken at each of the 1024
+/// offsets: a coded file has one offset that stands out, a genuine one has none. The **excess**
+/// is the best offset's count minus the runner-up's. Each excerpt finds its own offset (Vorbis
+/// shifts its grid by 448 or 576 samples around every run of short blocks); excesses are summed.
+///
+/// Mergeable (sums), so chunks are combined in any grouping with the same result.
+public struct FrameGridStatistics: Sendable, Equatable {
+    /// The windows coders frame with.
+    public enum Window: String, Sendable, CaseIterable {
+        /// sin(π(n + ½)/N): AAC's other long window, and MP3's and many coders' MDCT window.
+        case sine
+        /// sin(π/2 · sin²(π(n + ½)/N)): Vorbis's.
+        case vorbis
+        /// Kaiser–Bessel-derived with α = 4: AAC's long window (FFmpeg's encoder uses it).
+        case kaiserBesselDerived = "kbd"
+
+        /// The window's name for a report.
+        public var label: String {
+            switch self {
+            case .sine: return "sine window"
+            case .vorbis: return "Vorbis window"
+            case .kaiserBesselDerived: return "KBD window"
+            }
+        }
+    }
+
+    /// Per window (`Window.allCases` order): Σ over excerpts of the best offset's count minus the
+    /// runner-up's.
+    public var excess: [Int]
+    /// Coefficients counted per offset and window, over all excerpts.
+    public var examined = 0
+    /// Excerpts searched.
+    public var excerpts = 0
+
+    public init() {
+        excess = [Int](repeating: 0, count: Window.allCases.count)
+    }
+
+    public mutating func merge(_ other: FrameGridStatistics) {
+        for index in excess.indices { excess[index] += other.excess[index] }
+        examined += other.examined
+        excerpts += other.excerpts
+    }
+
+    /// The window with the largest excess and that excess as a share of the coefficients
+    /// examined; nil when nothing was examined.
+    public var strongest: (window: Window, share: Double)? {
+        guard examined > 0, let best = excess.indices.max(by: { excess[$0] < excess[$1] }) else { return nil }
+        return (Window.allCases[best], Double(excess[best]) / Double(examined))
+    }
+}
