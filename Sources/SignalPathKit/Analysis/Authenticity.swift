@@ -296,13 +296,18 @@ public struct Authenticity: Sendable, Equatable {
             confidence = min(1, 0.5 + strongest.share / (4 * Self.frameGridExcessShown))
             sourceRate = nil
         }
-        if codecHint == nil {
-            switch strongest.window {
-            case .vorbis: codecHint = "vorbis"
-            case .kaiserBesselDerived: codecHint = "aac"
-            case .sine: codecHint = "aac or another MDCT coder"
-            }
+        // The window names the family more surely than a cut-off does: of a cut-off's settings,
+        // those of the family stay.
+        let family: String
+        switch strongest.window {
+        case .vorbis: family = "vorbis"
+        case .kaiserBesselDerived: family = "aac"
+        case .sine:
+            if codecHint == nil { codecHint = "aac or another MDCT coder" }
+            return
         }
+        let settings = (codecHint ?? "").components(separatedBy: " or ").filter { $0.hasPrefix(family + " ") }
+        codecHint = settings.isEmpty ? family : settings.joined(separator: " or ")
     }
 
     /// True when fewer bits are in use than the container holds (16 of 24; PCM in a float file).

@@ -36,19 +36,26 @@ final class FrameGridProbe {
     /// switch coefficients off and music seldom has none.
     static let firstCoefficient = hop / 4
     /// Zero: under three standard deviations of 16-bit rounding (q²/12 per sample, Σw²/2 per
-    /// coefficient for these windows, whose Σw² is N/2). A 24-bit or float decode's zeros lie far
-    /// lower still.
-    static let zeroLevel = Float(3 * (Double(hop) / 2 / 12).squareRoot() * pow(2, -15))
+    /// coefficient for these windows, whose Σw² is N/2) — or of 24-bit rounding, for a 24-bit or
+    /// float decode of content with nothing over 16-bit rounding in its upper band (the bench's
+    /// 10-minute AAC decoded to float: every coefficient there under the 16-bit level at every
+    /// offset, the grid's zeros 100 times lower still). Each picking counts both and goes on with
+    /// the level whose counts vary more over the offsets.
+    static let zeroLevels = (Float(3 * (Double(hop) / 2 / 12).squareRoot() * pow(2, -15)), Float(3 * (Double(hop) / 2 / 12).squareRoot() * pow(2, -23)))
 
     private let transform = ModifiedCosineTransform(coefficients: hop)
     private let windows: [[Float]]
-    /// The best offsets after the first frame, most zeros first.
+    /// The best offsets in the picking frame, most zeros first.
     private var leaders: [(offset: Int, count: Int)]
+    /// The picking frame's counts per offset at each level.
+    private var counts: [Int], fineCounts: [Int]
 
     init() {
         windows = FrameGridStatistics.Window.allCases.map { Self.coefficients($0, size: 2 * Self.hop) }
         leaders = []
         leaders.reserveCapacity(Self.candidates + 1)
+        counts = [Int](repeating: 0, count: Self.hop)
+        fineCounts = counts
     }
 
     /// The window's `size` values.
@@ -80,7 +87,6 @@ final class FrameGridProbe {
     }
 
     /// Searches `excerpt` (`excerptLength` samples) and adds what it finds to `statistics`.
-    /// Searches `excerpt` (`excerptLength` samples) and adds what it finds to `statistics`.
     func search(_ excerpt: UnsafeBufferPointer<Float>, into statistics: inout FrameGridStatistics) {
         precondition(excerpt.count >= Self.excerptLength)
         let hop = Self.hop
@@ -89,9 +95,11 @@ final class FrameGridProbe {
                 // Candidates from the first frame and, apart, from the last: a block switch or a
                 // transient in one of them leaves the other to find the grid.
                 for picking in [0, Self.frames - 1] {
+                    for offset in 0..<hop { (counts[offset], fineCounts[offset]) = zeros(excerpt, at: offset + picking * hop, window) }
+                    let fine = Self.spread(fineCounts) > Self.spread(counts)
                     leaders.removeAll(keepingCapacity: true)
                     for offset in 0..<hop {
-                        let count = zeros(excerpt, at: offset + picking * hop, window)
+                        let count = fine ? fineCounts[offset] : counts[offset]
                         // Ties keep the earlier offset.
                         guard leaders.count < Self.candidates || count > leaders[leaders.count - 1].count else { continue }
                         let place = leaders.firstIndex { $0.count < count } ?? leaders.count
@@ -99,11 +107,11 @@ final class FrameGridProbe {
                         if leaders.count > Self.candidates { leaders.removeLast() }
                     }
                     var best = Int.min, chance = Int.min
-                    for leader in leaders { best = max(best, standing(excerpt, at: leader.offset, besides: picking, window)) }
+                    for leader in leaders { best = max(best, standing(excerpt, at: leader.offset, besides: picking, fine: fine, window)) }
                     let first = leaders[0].offset
                     for step in 0..<Self.controls {
                         let control = (first + hop / (2 * Self.controls) + step * hop / Self.controls) % hop
-                        chance = max(chance, standing(excerpt, at: control, besides: picking, window))
+                        chance = max(chance, standing(excerpt, at: control, besides: picking, fine: fine, window))
                     }
                     statistics.excess[index] += best - chance
                 }
@@ -116,20 +124,31 @@ final class FrameGridProbe {
     /// How far the counts at `offset` in the frames other than `picking` stand above those
     /// `neighbour` samples either side, frame by frame, where they do: a Vorbis block switch inside
     /// the excerpt moves the grid, and the frames on one side of it still count.
-    private func standing(_ excerpt: UnsafeBufferPointer<Float>, at offset: Int, besides picking: Int, _ window: UnsafeBufferPointer<Float>) -> Int {
+    private func standing(
+        _ excerpt: UnsafeBufferPointer<Float>, at offset: Int, besides picking: Int, fine: Bool, _ window: UnsafeBufferPointer<Float>
+    ) -> Int {
         let hop = Self.hop
+        func zeros(at start: Int) -> Int {
+            let both = self.zeros(excerpt, at: start, window)
+            return fine ? both.1 : both.0
+        }
         let before = (offset + hop - Self.neighbour) % hop, after = (offset + Self.neighbour) % hop
         var total = 0
         for frame in 0..<Self.frames where frame != picking {
             let shift = frame * hop
-            let sides = max(zeros(excerpt, at: before + shift, window), zeros(excerpt, at: after + shift, window))
-            total += max(0, zeros(excerpt, at: offset + shift, window) - sides)
+            let sides = max(zeros(at: before + shift), zeros(at: after + shift))
+            total += max(0, zeros(at: offset + shift) - sides)
         }
         return total
     }
 
-    /// Coefficients from `firstCoefficient` up under `zeroLevel` in the frame at `start`.
-    private func zeros(_ excerpt: UnsafeBufferPointer<Float>, at start: Int, _ window: UnsafeBufferPointer<Float>) -> Int {
-        transform.countBelow(Self.zeroLevel, from: Self.firstCoefficient, in: excerpt, from: start, window: window)
+    /// How far the counts vary over the offsets: the largest minus the mean.
+    private static func spread(_ counts: [Int]) -> Double {
+        Double(counts.max() ?? 0) - Double(counts.reduce(0, +)) / Double(max(1, counts.count))
+    }
+
+    /// Coefficients from `firstCoefficient` up under each of `zeroLevels` in the frame at `start`.
+    private func zeros(_ excerpt: UnsafeBufferPointer<Float>, at start: Int, _ window: UnsafeBufferPointer<Float>) -> (Int, Int) {
+        transform.countBelow(Self.zeroLevels, from: Self.firstCoefficient, in: excerpt, from: start, window: window)
     }
 }

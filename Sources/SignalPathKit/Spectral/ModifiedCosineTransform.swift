@@ -46,16 +46,20 @@ final class ModifiedCosineTransform {
         }
     }
 
-    /// How many of the coefficients from `first` up (a multiple of 16) lie strictly between −`level`
-    /// and `level`: `transform` and a count in one, eight at a time, without putting the
-    /// coefficients in order (the even ones come out ascending, the odd ones descending).
-    func countBelow(_ level: Float, from first: Int, in samples: UnsafeBufferPointer<Float>, from start: Int, window: UnsafeBufferPointer<Float>) -> Int {
+    /// How many of the coefficients from `first` up (a multiple of 16) lie strictly between −level
+    /// and level, for each of two levels: `transform` and the counts in one, eight at a time,
+    /// without putting the coefficients in order (the even ones come out ascending, the odd ones
+    /// descending).
+    func countBelow(
+        _ levels: (Float, Float), from first: Int, in samples: UnsafeBufferPointer<Float>, from start: Int, window: UnsafeBufferPointer<Float>
+    ) -> (Int, Int) {
         let m = coefficients, half = m / 2
         precondition(first >= 0 && first < m && first % 16 == 0)
-        let high = SIMD8<Float>(repeating: level), low = -high
+        let high = SIMD8<Float>(repeating: levels.0), low = -high
+        let high2 = SIMD8<Float>(repeating: levels.1), low2 = -high2
         return forward(samples, from: start, window: window) { spectrum in
             let spectrum = UnsafeRawPointer(spectrum)
-            var lanes = SIMD8<Int32>()
+            var lanes = SIMD8<Int32>(), lanes2 = SIMD8<Int32>()
             postCosine.withUnsafeBufferPointer { cosine in
                 postSine.withUnsafeBufferPointer { sine in
                     let cosine = UnsafeRawPointer(cosine.baseAddress!), sine = UnsafeRawPointer(sine.baseAddress!)
@@ -68,13 +72,19 @@ final class ModifiedCosineTransform {
                         let c = cosine.loadUnaligned(fromByteOffset: index &* 4, as: SIMD8<Float>.self)
                         let s = sine.loadUnaligned(fromByteOffset: index &* 4, as: SIMD8<Float>.self)
                         let even = re * c - im * s, odd = re * s + im * c
-                        if 2 &* index >= first { lanes &+= SIMD8<Int32>().replacing(with: 1, where: (even .< high) .& (even .> low)) }
-                        if index < lastOdd { lanes &+= SIMD8<Int32>().replacing(with: 1, where: (odd .< high) .& (odd .> low)) }
+                        if 2 &* index >= first {
+                            lanes &+= SIMD8<Int32>().replacing(with: 1, where: (even .< high) .& (even .> low))
+                            lanes2 &+= SIMD8<Int32>().replacing(with: 1, where: (even .< high2) .& (even .> low2))
+                        }
+                        if index < lastOdd {
+                            lanes &+= SIMD8<Int32>().replacing(with: 1, where: (odd .< high) .& (odd .> low))
+                            lanes2 &+= SIMD8<Int32>().replacing(with: 1, where: (odd .< high2) .& (odd .> low2))
+                        }
                         index &+= 8
                     }
                 }
             }
-            return Int(lanes.wrappedSum())
+            return (Int(lanes.wrappedSum()), Int(lanes2.wrappedSum()))
         }
     }
 

@@ -98,4 +98,27 @@ extension AuthenticityTests {
         let chance = judged(excess: 0.005, window: .vorbis)
         #expect(chance.verdict == .losslessOrigin && chance.codecHint == nil && chance.frameGridExcess == 0.005, "\(chance)")
     }
+
+    @Test("a shelf at 19.47 kHz (44.1 kHz) reads as mp3 256k, aac 192k or vorbis q4; a Vorbis window's grid keeps vorbis q4, a KBD one's aac 192k")
+    func frameGridNarrowsTheShelfsHint() {
+        let level = { (f: Double) in f < 19_470 ? -60.0 : -190 }
+        let bandWidth = 22_050.0 / 256
+        func judged(window: FrameGridStatistics.Window?) -> Authenticity {
+            var grid = FrameGridStatistics()
+            grid.examined = 10_000
+            if let window { grid.excess[FrameGridStatistics.Window.allCases.firstIndex(of: window)!] = 500 }
+            let binWidth = 44_100.0 / Double(Self.fftSize)
+            let meanSquare = (0...Self.fftSize / 2).map { bin in pow(10, level(Double(bin) * binWidth) / 10) / 4 }
+            let format = AudioFormat(container: .wav, sampleFormat: .pcm(bits: 24, signed: true), sampleRate: 44_100, channels: 2, frames: nil)
+            return Authenticity(
+                meanSquare: meanSquare, binWidth: binWidth, noiseBandwidth: 2.9e-4,
+                edges: Self.edges(tops: [Int](repeating: Int(19_400 / bandWidth), count: 100)), frameGrid: grid, format: format, bitsInUse: 24,
+                monoAsStereo: false)
+        }
+        let shelf = judged(window: nil)
+        #expect(shelf.verdict == .lossyOrigin && shelf.codecHint == "mp3 256k or aac 192k or vorbis q4", "\(shelf)")
+        #expect(judged(window: .vorbis).codecHint == "vorbis q4")
+        #expect(judged(window: .kaiserBesselDerived).codecHint == "aac 192k")
+        #expect(judged(window: .sine).codecHint == "mp3 256k or aac 192k or vorbis q4")
+    }
 }

@@ -57,9 +57,10 @@ struct ModifiedCosineTransformTests {
                 let sorted = output.map(abs).sorted()
                 for first in [0, 16, 64, 160] {
                     for level in [sorted[m / 4], sorted[m / 2], sorted[3 * m / 4]] {
-                        let counted = transform.countBelow(level, from: first, in: samples, from: 0, window: window)
+                        let counted = transform.countBelow((level, level / 4), from: first, in: samples, from: 0, window: window)
                         let expected = output[first...].filter { abs($0) < level }.count
-                        #expect(counted == expected, "first \(first), level \(level)")
+                        let expectedFine = output[first...].filter { abs($0) < level / 4 }.count
+                        #expect(counted == (expected, expectedFine), "first \(first), level \(level)")
                         #expect(expected > 0 && expected < m - first, "the case tells something: \(expected)")
                     }
                 }
