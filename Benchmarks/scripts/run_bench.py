@@ -212,8 +212,15 @@ def instructions_by_stage():
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         report = subprocess.run(["callgrind_annotate", "--threshold=100", profile],
                                 check=True, capture_output=True, text=True).stdout
+        # The frame-grid search calls FFTW: its inclusive count takes those instructions with it.
+        inclusive = subprocess.run(["callgrind_annotate", "--threshold=100", "--inclusive=yes", profile],
+                                   check=True, capture_output=True, text=True).stdout
+    grid_search = max([int(line.split(None, 1)[0].replace(",", "")) for line in inclusive.splitlines()
+                       if "FrameGridProbe" in line and "search" in line and line.split(None, 1)[0].replace(",", "").isdigit()] or [0])
     # Authenticity first: its worker step is an AnalysisWorker method.
-    stages = [("authenticity: segment edges and holes, verdict (issue 19)", ("SpectralEdgeProbe", "probeEdges", "Authenticity", "BandedSpectrum")),
+    grid_stage = "authenticity: frame-grid search (a fixed cost per file: 2 excerpts here, at most 5)"
+    stages = [(grid_stage, ("FrameGridProbe", "ModifiedCosineTransform", "ComplexFFT")),
+              ("authenticity: segment edges and holes, verdict (issue 19)", ("SpectralEdgeProbe", "probeEdges", "Authenticity", "BandedSpectrum")),
               # Mangled names: TruePeakAVX2 reads "TruePeakC0O", LevelBlockAVX2 "LevelBlockC0O".
               ("true peak (BS.1770 4× FIR; AVX2 where the processor has it)", ("TruePeak",)),
               ("levels (LevelStatistics; AVX2 where the processor has it)", ("LevelStatistics", "LevelBlock")),
@@ -235,14 +242,22 @@ def instructions_by_stage():
                 break
         else:
             other += count
+    # FFTW's instructions under the search move from the FFT stage to the search's.
+    fftw_in_grid = max(0, grid_search - totals[grid_stage])
+    totals[grid_stage] += fftw_in_grid
+    totals["FFT (FFTW, with planning)"] -= fftw_in_grid
     samples = 10 * 48000 * 2
     rows = [(name, totals[name]) for name, _ in stages] + [("everything else (runtime, malloc, output)", other), ("total", total)]
-    # Issue 19: authenticity adds at most 15 % to analyze. Per-process work (window tables, argument
-    # parsing) is left out of the base: on the 60-minute file it vanishes.
+    # Issue 19: authenticity adds at most 15 % to analyze, judged on the 60-minute 48 kHz stereo
+    # file: the per-sample work (segment edges) scaled to its 345.6 M samples, plus the frame-grid
+    # search's five excerpts (two here), over the rest of analyze's per-sample work. Per-process
+    # work (window tables, argument parsing) is left out: on the 60-minute file it vanishes.
     once = sum(totals[name] for name, _ in stages if "once per process" in name or "argument parsing" in name)
-    authenticity = totals[stages[0][0]]
-    targets.append(("issue 19: authenticity's share of analyze (callgrind, per-process work left out)",
-                    100 * authenticity / (total - once - authenticity), 15, "≤ %"))
+    per_sample = totals[stages[1][0]] / samples
+    base_per_sample = (total - once - totals[stages[1][0]] - totals[grid_stage]) / samples
+    hour_samples = 3600 * 48000 * 2
+    targets.append(("issue 19: authenticity's share of analyze of the 60-minute file (callgrind counts: per-sample work scaled, grid search's 5 excerpts)",
+                    100 * (per_sample * hour_samples + 5 * totals[grid_stage] / 2) / (base_per_sample * hour_samples), 15, "≤ %"))
     return ["## Instructions per sample (callgrind)", "",
             "`signalpath analyze short-10s.wav --jobs 1` (10 s, 48 kHz stereo 16-bit: 960,000 samples) under",
             "callgrind; instructions by the stage whose functions ran them. Start-up and per-process tables",

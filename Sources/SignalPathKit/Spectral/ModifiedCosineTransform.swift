@@ -55,8 +55,14 @@ final class ModifiedCosineTransform {
     ) -> (Int, Int) {
         let m = coefficients, half = m / 2
         precondition(first >= 0 && first < m && first % 16 == 0)
-        let high = SIMD8<Float>(repeating: levels.0), low = -high
-        let high2 = SIMD8<Float>(repeating: levels.1), low2 = -high2
+        // |x| < level compared as the bit patterns of non-negative Floats, which order as the
+        // numbers do: the sign bit cleared, one unsigned compare, the mask's −1 subtracted.
+        // (Two Float compares and a select per lane took 5.7 k instructions a transform; callgrind.)
+        let magnitude = SIMD8<UInt32>(repeating: 0x7FFF_FFFF)
+        let high = SIMD8<UInt32>(repeating: levels.0.bitPattern), high2 = SIMD8<UInt32>(repeating: levels.1.bitPattern)
+        func below(_ values: SIMD8<Float>, _ level: SIMD8<UInt32>) -> SIMD8<Int32> {
+            unsafeBitCast(unsafeBitCast(values, to: SIMD8<UInt32>.self) & magnitude .< level, to: SIMD8<Int32>.self)
+        }
         return forward(samples, from: start, window: window) { spectrum in
             let spectrum = UnsafeRawPointer(spectrum)
             var lanes = SIMD8<Int32>(), lanes2 = SIMD8<Int32>()
@@ -73,12 +79,12 @@ final class ModifiedCosineTransform {
                         let s = sine.loadUnaligned(fromByteOffset: index &* 4, as: SIMD8<Float>.self)
                         let even = re * c - im * s, odd = re * s + im * c
                         if 2 &* index >= first {
-                            lanes &+= SIMD8<Int32>().replacing(with: 1, where: (even .< high) .& (even .> low))
-                            lanes2 &+= SIMD8<Int32>().replacing(with: 1, where: (even .< high2) .& (even .> low2))
+                            lanes &-= below(even, high)
+                            lanes2 &-= below(even, high2)
                         }
                         if index < lastOdd {
-                            lanes &+= SIMD8<Int32>().replacing(with: 1, where: (odd .< high) .& (odd .> low))
-                            lanes2 &+= SIMD8<Int32>().replacing(with: 1, where: (odd .< high2) .& (odd .> low2))
+                            lanes &-= below(odd, high)
+                            lanes2 &-= below(odd, high2)
                         }
                         index &+= 8
                     }
