@@ -417,10 +417,14 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
 
     /// Step 5, once for the chunks `FrameGridProbe.searches` picks: the first channel's excerpt in
     /// the middle of the chunk's own frames (on the range's 1024-frame grid) searched for a coder's
-    /// frame grid. Only at rates up to 48 kHz, where the corpus shows what the search finds, and
-    /// not in a lossy file's own decode, which is `lossy_origin` by its format.
+    /// frame grid. Only at rates up to 48 kHz, where the corpus shows what the search finds, not in
+    /// a lossy file's own decode, which is `lossy_origin` by its format, and not in a range known to
+    /// be shorter than `FrameGridProbe.shortestRange`.
     private func searchFrameGrid(_ chunk: Int, _ frames: ChunkFrames) -> FrameGridStatistics? {
         if case .compressed = analyzer.file.format.sampleFormat { return nil }
+        guard analyzer.settings.searchesFrameGrid else { return nil }
+        let rate = Int64(analyzer.file.format.sampleRate)
+        if let length = analyzer.knownLength, length < Int64(FrameGridProbe.shortestRange) * rate { return nil }
         guard edgeProbe != nil, analyzer.file.format.sampleRate <= FrameGridProbe.highestRate, FrameGridProbe.searches(chunk: chunk) else { return nil }
         let hop = Int64(FrameGridProbe.hop), length = Int64(FrameGridProbe.excerptLength)
         let start = (frames.present.lowerBound + frames.present.upperBound - length) / 2 / hop * hop

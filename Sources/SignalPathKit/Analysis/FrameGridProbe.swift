@@ -1,5 +1,3 @@
-import Foundation
-
 /// Searches an excerpt of one channel for a coder's frame grid (`FrameGridStatistics`). Windows,
 /// transform and buffers are made once per worker; `search` allocates nothing.
 ///
@@ -27,6 +25,9 @@ final class FrameGridProbe {
     static let controls = 8
     /// How far the neighbours a candidate is compared with lie from it.
     static let neighbour = 2
+    /// Seconds a range must hold to be searched: an excerpt's 6–9 ms would be most of the work for
+    /// less (analyze of 1 s at 45:00 of the 60-minute file: 14.7 → 23.4 ms with it; hyperfine).
+    static let shortestRange = 4
     /// The highest sample rate searched: the corpus's coded files are at 44.1 and 48 kHz.
     static let highestRate = 48000
     /// Excerpts come from chunks 0, 1, 4, 16 and 64 (the middle of each): at most five per file,

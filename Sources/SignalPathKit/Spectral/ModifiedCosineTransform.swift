@@ -1,5 +1,3 @@
-import Foundation
-
 /// The MDCT that AAC, Vorbis and most transform coders frame their audio with: 2M windowed
 /// samples to M coefficients, X[k] = Σ z[n] cos(π/M (n + ½ + M/2)(k + ½)), unnormalised.
 ///

@@ -73,6 +73,8 @@ struct Scan: AsyncParsableCommand, DataCommand {
         }
         var settings = analysis.settings
         settings.truePeakMode = truePeak.mode
+        // An archive's many short files would each pay the search's fixed cost (AnalysisSettings).
+        settings.searchesFrameGrid = false
         let scanner = Scanner(
             database: db,
             settings: ScanSettings(
