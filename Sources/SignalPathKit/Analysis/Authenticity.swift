@@ -123,7 +123,7 @@ public struct Authenticity: Sendable, Equatable {
             + "lossless_origin or inconclusive become upsampled when >= \(percent(floorTopShare)) % of the segments' noise floors "
             + "(bands over \(UnitFormat.shortest(SpectralEdgeStatistics.floorDecibels)) dB) end within two bands of one frequency in that window; "
             + "at rates up to \(FrameGridProbe.highestRate / 1000) kHz, any verdict becomes lossy_origin when a coder's frame grid (MDCT coefficients from an eighth of the rate up "
-            + "under 3 sigma of 16-bit rounding, 2048-sample sine, Vorbis or KBD window, 1024-sample hop) stands out at one offset by >= \(percent(frameGridExcessShown)) % "
+            + "under 3 sigma of 16- or 24-bit rounding, 2048-sample Vorbis or KBD window, 1024-sample hop) stands out at one offset by >= \(percent(frameGridExcessShown)) % "
             + "of the coefficients examined, over its neighbours and over chance"
     }
 
@@ -302,9 +302,6 @@ public struct Authenticity: Sendable, Equatable {
         switch strongest.window {
         case .vorbis: family = "vorbis"
         case .kaiserBesselDerived: family = "aac"
-        case .sine:
-            if codecHint == nil { codecHint = "aac or another MDCT coder" }
-            return
         }
         let settings = (codecHint ?? "").components(separatedBy: " or ").filter { $0.hasPrefix(family + " ") }
         codecHint = settings.isEmpty ? family : settings.joined(separator: " or ")

@@ -15,9 +15,10 @@
 /// Mergeable (sums), so chunks are combined in any grouping with the same result.
 public struct FrameGridStatistics: Sendable, Equatable {
     /// The windows coders frame with.
+    /// The windows coders frame with. Not the sine window, which AAC also allows for long blocks:
+    /// no encoder on this machine uses it, so there is no real file to tune or test it on, and
+    /// searching it cost a third more (docs/AUTHENTICITY.md, failure modes).
     public enum Window: String, Sendable, CaseIterable {
-        /// sin(π(n + ½)/N): AAC's other long window, and MP3's and many coders' MDCT window.
-        case sine
         /// sin(π/2 · sin²(π(n + ½)/N)): Vorbis's.
         case vorbis
         /// Kaiser–Bessel-derived with α = 4: AAC's long window (FFmpeg's encoder uses it).
@@ -26,7 +27,6 @@ public struct FrameGridStatistics: Sendable, Equatable {
         /// The window's name for a report.
         public var label: String {
             switch self {
-            case .sine: return "sine window"
             case .vorbis: return "Vorbis window"
             case .kaiserBesselDerived: return "KBD window"
             }

@@ -48,7 +48,7 @@ struct FrameGridProbeTests {
 
     @Test(
         "half the coefficients switched off under the coder's window, grid at 300: excess over 0.3 in that window; none switched off: none",
-        arguments: [FrameGridStatistics.Window.kaiserBesselDerived, .vorbis, .sine])
+        arguments: FrameGridStatistics.Window.allCases)
     func findsTheCodersGridAndWindow(window: FrameGridStatistics.Window) throws {
         let length = FrameGridProbe.excerptLength
         let coded = Self.search(Self.coded(length: length, gridOffset: 300, window: window, switchedOff: 0.5, seed: 1))

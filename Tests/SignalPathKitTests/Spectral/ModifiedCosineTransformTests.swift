@@ -47,7 +47,7 @@ struct ModifiedCosineTransformTests {
         let samples = (0..<2 * m).map { n in
             Float(0.3 * sin(0.37 * Double(n)) + 0.1 * sin(2.1 * Double(n))) + Float.random(in: -1e-4...1e-4, using: &generator)
         }
-        let window = FrameGridProbe.coefficients(.sine, size: 2 * m)
+        let window = FrameGridProbe.coefficients(.vorbis, size: 2 * m)
         let transform = ModifiedCosineTransform(coefficients: m)
         var output = [Float](repeating: 0, count: m)
         samples.withUnsafeBufferPointer { samples in
