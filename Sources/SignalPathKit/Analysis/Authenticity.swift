@@ -158,7 +158,7 @@ public struct Authenticity: Sendable, Equatable {
         // a coder's frame grid overrules them all.
         defer {
             judgeNoiseFloor(edges, nyquist: nyquist)
-            judgeFrameGrid(frameGrid, sampleRate: sampleRate)
+            judgeFrameGrid(frameGrid)
         }
         let spectrum = BandedSpectrum(meanSquare: meanSquare, binWidth: binWidth, bands: edges.bandCount)
         // Rounding to the bits in use: white noise of q²/12 (full scale ±1, q = 2^(1-bits)), on the same scale.
@@ -286,7 +286,7 @@ public struct Authenticity: Sendable, Equatable {
     /// A coder's frame grid standing out by ≥ `frameGridExcessShown` is `lossy_origin`, whatever
     /// the spectrum showed: no resampler, filter or recording leaves a 1024-sample grid of
     /// switched-off MDCT coefficients (docs/AUTHENTICITY.md, rule 7). The window names the family.
-    mutating func judgeFrameGrid(_ grid: FrameGridStatistics?, sampleRate: Int) {
+    mutating func judgeFrameGrid(_ grid: FrameGridStatistics?) {
         guard let strongest = grid?.strongest else { return }
         frameGridWindow = strongest.window
         frameGridExcess = strongest.share

@@ -1,13 +1,14 @@
 /// Searches an excerpt of one channel for a coder's frame grid (`FrameGridStatistics`). Windows,
 /// transform and buffers are made once per worker; `search` allocates nothing.
 ///
-/// Per window: every offset's first frame is counted (1024 transforms), and the `candidates`
-/// offsets with the most zeros there are looked at closer. A candidate's **standing** is its
-/// count over the later frames minus the larger of the same count `neighbour` samples either
-/// side: a coder's zeros lie on its grid only (white noise through Vorbis q6: half of the
-/// coefficients at the grid's offset, under 0.2 % one sample off), while a chance high count in
-/// the first frame does not carry on to the later ones, and a burst or a fade inside the excerpt
-/// moves the neighbours' counts with the candidate's. The excerpt's excess is the best
+/// Per window: every offset's picking frame (the first; in a first excerpt, apart, the last too)
+/// is counted (1024 transforms), and the `candidates` offsets with the most zeros there are looked
+/// at closer. A candidate's **standing** is, frame by frame over the other frames, how far its
+/// count exceeds the larger of the same counts `neighbour` samples either side: a coder's zeros lie
+/// on its grid only (white noise through Vorbis q6: half of the coefficients at the grid's offset,
+/// under 0.2 % one sample off), while a chance high count in the picking frame does not carry on to
+/// the others, and a burst or a fade inside the excerpt moves the neighbours' counts with the
+/// candidate's. The excerpt's excess is the best
 /// candidate's standing minus the best standing among `controls` offsets spread over the hop,
 /// which is what chance gives: without a grid the two are alike, and their difference sums to
 /// about nothing over excerpts. About 1,260 transforms per window and picking, against 6,144 for counting
@@ -94,7 +95,8 @@ final class FrameGridProbe {
             window.withUnsafeBufferPointer { window in
                 // Candidates from the first frame and, apart, from the last: a block switch or a
                 // transient in one of them leaves the other to find the grid.
-                for picking in bothEnds ? [0, Self.frames - 1] : [0] {
+                for end in 0..<(bothEnds ? 2 : 1) {
+                    let picking = end * (Self.frames - 1)
                     for offset in 0..<hop { (counts[offset], fineCounts[offset]) = zeros(excerpt, at: offset + picking * hop, window) }
                     let fine = Self.spread(fineCounts) > Self.spread(counts)
                     leaders.removeAll(keepingCapacity: true)
@@ -118,7 +120,6 @@ final class FrameGridProbe {
             }
         }
         statistics.examined += (bothEnds ? 2 : 1) * (Self.frames - 1) * (hop - Self.firstCoefficient)
-        statistics.excerpts += 1
     }
 
     /// How far the counts at `offset` in the frames other than `picking` stand above those

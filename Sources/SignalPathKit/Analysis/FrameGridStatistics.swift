@@ -5,16 +5,15 @@
 /// samples and switch off (quantise to zero) those under the masking threshold. Decoded and
 /// written as PCM, the signal analysed again with the same window on the same grid gives those
 /// coefficients back as zeros plus the output's rounding; analysed anywhere else, or with another
-/// window, each coefficient mixes many of the coded ones and is rarely that small. So on an
-/// excerpt of `FrameGridProbe.frames` frames, the count of coefficients (above an eighth of the
-/// sample rate) under three standard deviations of 16-bit rounding is taken at each of the 1024
-/// offsets: a coded file has one offset that stands out, a genuine one has none. The **excess**
-/// is the best offset's count minus the runner-up's. Each excerpt finds its own offset (Vorbis
-/// shifts its grid by 448 or 576 samples around every run of short blocks); excesses are summed.
+/// window, each coefficient mixes many of the coded ones and is rarely that small. So in an
+/// excerpt, the coefficients (above an eighth of the sample rate) under three standard
+/// deviations of rounding are counted at each of the 1024 offsets: a coded file has one offset
+/// that stands out, a genuine one has none. The **excess** is how far the best offset stands out
+/// of its neighbours, minus what chance gives (`FrameGridProbe`). Each excerpt finds its own
+/// offset (Vorbis moves its grid around every run of short blocks); excesses are summed.
 ///
 /// Mergeable (sums), so chunks are combined in any grouping with the same result.
 public struct FrameGridStatistics: Sendable, Equatable {
-    /// The windows coders frame with.
     /// The windows coders frame with. Not the sine window, which AAC also allows for long blocks:
     /// no encoder on this machine uses it, so there is no real file to tune or test it on, and
     /// searching it cost a third more (docs/AUTHENTICITY.md, failure modes).
@@ -33,13 +32,11 @@ public struct FrameGridStatistics: Sendable, Equatable {
         }
     }
 
-    /// Per window (`Window.allCases` order): Σ over excerpts of the best offset's count minus the
-    /// runner-up's.
+    /// Per window (`Window.allCases` order): Σ over excerpts and pickings of the best candidate's
+    /// standing minus the best control's (`FrameGridProbe.search`).
     public var excess: [Int]
     /// Coefficients counted per offset and window, over all excerpts.
     public var examined = 0
-    /// Excerpts searched.
-    public var excerpts = 0
 
     public init() {
         excess = [Int](repeating: 0, count: Window.allCases.count)
@@ -48,7 +45,6 @@ public struct FrameGridStatistics: Sendable, Equatable {
     public mutating func merge(_ other: FrameGridStatistics) {
         for index in excess.indices { excess[index] += other.excess[index] }
         examined += other.examined
-        excerpts += other.excerpts
     }
 
     /// The window with the largest excess and that excess as a share of the coefficients

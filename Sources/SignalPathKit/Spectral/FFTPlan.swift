@@ -113,23 +113,21 @@ final class RealFFT {
         size: Int, input: UnsafeMutablePointer<Float>,
         output: UnsafeMutablePointer<fftwf_complex>
     ) -> OpaquePointer {
-        plannerLock.withLock {
-            if let plan = plans[size] { return plan }
-            let plan = planned { fftwf_plan_dft_r2c_1d(Int32(size), input, output, $0) }
-            plans[size] = plan
-            return plan
-        }
+        plannerLock.withLock { cached(&plans, size) { fftwf_plan_dft_r2c_1d(Int32(size), input, output, $0) } }
     }
 
     fileprivate static func sharedComplexPlan(
         size: Int, input: UnsafeMutablePointer<fftwf_complex>, output: UnsafeMutablePointer<fftwf_complex>
     ) -> OpaquePointer {
-        plannerLock.withLock {
-            if let plan = complexPlans[size] { return plan }
-            let plan = planned { fftwf_plan_dft_1d(Int32(size), input, output, FFTW_FORWARD, $0) }
-            complexPlans[size] = plan
-            return plan
-        }
+        plannerLock.withLock { cached(&complexPlans, size) { fftwf_plan_dft_1d(Int32(size), input, output, FFTW_FORWARD, $0) } }
+    }
+
+    /// `plans[size]`, planned by `make` (`planned`) the first time. Under `plannerLock`.
+    private static func cached(_ plans: inout [Int: OpaquePointer], _ size: Int, _ make: (UInt32) -> OpaquePointer?) -> OpaquePointer {
+        if let plan = plans[size] { return plan }
+        let plan = planned(make)
+        plans[size] = plan
+        return plan
     }
 
     /// A plan from `make`, called with planner flags: from wisdom when an earlier run saved it, else

@@ -82,7 +82,6 @@ extension AuthenticityTests {
         func judged(excess: Double, window: FrameGridStatistics.Window) -> Authenticity {
             var grid = FrameGridStatistics()
             grid.examined = 10_000
-            grid.excerpts = 3
             grid.excess[FrameGridStatistics.Window.allCases.firstIndex(of: window)!] = Int(excess * 10_000)
             let binWidth = 48_000.0 / Double(Self.fftSize)
             let meanSquare = (0...Self.fftSize / 2).map { bin in pow(10, level(Double(bin) * binWidth) / 10) / 4 }
