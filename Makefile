@@ -18,7 +18,7 @@ BENCH_APT_PACKAGES := hyperfine time valgrind binutils
 # Run apt-get as root, or through sudo when there is one.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test-slurm setup build test lint format check-layers demo install man clean samples bench bench-setup bench-data fuzz sanitize help docs-images
+.PHONY: test-slurm setup build test lint format check-layers demo install man clean samples bench bench-setup bench-data fuzz sanitize help docs-images wisdom
 
 help:
 	@echo "make demo     build and run signalpath on the bundled samples"
@@ -34,6 +34,7 @@ help:
 	@echo "make sanitize the test suite under AddressSanitizer and ThreadSanitizer"
 	@echo "make samples  regenerate Samples/ (needs python3 with numpy, scipy, soundfile)"
 	@echo "make docs-images  the README's chart images (docs/images/*.png) from the bundled samples"
+	@echo "make wisdom   regenerate FFTW's built-in wisdom (Sources/SignalPathKit/Spectral/FFTPlan+Wisdom.swift; ~20 s)"
 	@echo "make clean    remove build products"
 
 # Installs only what is missing, and says nothing when everything is there.
@@ -134,6 +135,14 @@ install: build man
 	$(RELEASE) --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/signalpath"
 	$(RELEASE) --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_signalpath"
 	$(RELEASE) --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/signalpath.fish"
+
+# FFTW's plans for the common sizes, found with FFTW_PATIENT and compiled into signalpath as wisdom
+# (FFTPlan.swift imports it before planning): rerun on the machine make bench runs on after FFTW
+# changes; a foreign FFTW refuses the text and plans as before.
+wisdom: setup
+	mkdir -p .build
+	cc -O2 scripts/fftw-wisdom.c -o .build/fftw-wisdom -lfftw3f
+	.build/fftw-wisdom > Sources/SignalPathKit/Spectral/FFTPlan+Wisdom.swift
 
 clean:
 	rm -rf .build .build-asan .build-tsan Benchmarks/.build Fuzz/.build

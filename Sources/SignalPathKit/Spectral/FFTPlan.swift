@@ -130,13 +130,13 @@ final class RealFFT {
         return plan
     }
 
-    /// A plan from `make`, called with planner flags: from wisdom when an earlier run saved it, else
-    /// planned and the wisdom saved. Always FFTW_ESTIMATE: planning is two orders of magnitude
-    /// quicker than MEASURE and the plans run at nearly the same speed for these sizes
-    /// (docs/ARCHITECTURE.md, "FFTW"); it leaves the buffers untouched, and it picks the same plan
-    /// on every run, so results do not depend on timing. Wisdom recorded in that mode gives that
-    /// same plan without the planner's search: 12.5 M instructions for an 8192-point plan, of a
-    /// 1 s range's ~100 M (callgrind; docs/ARCHITECTURE.md, "Per-process costs"). Under `plannerLock`.
+    /// A plan from `make`, called with planner flags: from wisdom when there is some for it (the
+    /// built-in patient plans of the common sizes, or what an earlier run saved), else estimated
+    /// and the wisdom saved. Never MEASURE or PATIENT at run time: their search takes 0.2–1 s per
+    /// size and picks by timing, so two runs could differ in the last bits; the built-in patient
+    /// plans run 4096-point transforms 27 % faster than the estimated ones, and are the same on
+    /// every run (docs/ARCHITECTURE.md, "FFTW"). ESTIMATE leaves the buffers untouched. Under
+    /// `plannerLock`.
     private static func planned(_ make: (UInt32) -> OpaquePointer?) -> OpaquePointer {
         Wisdom.importOnce()
         if let plan = make(UInt32(FFTW_ESTIMATE) | UInt32(FFTW_WISDOM_ONLY)) { return plan }
@@ -161,9 +161,14 @@ final class RealFFT {
             return home + "/.cache/signalpath"
         }
 
+        /// The built-in wisdom first (`FFTPlan+Wisdom.swift`), then the user's. Where both hold a
+        /// plan for one transform, FFTW takes the one found with the stricter flags, the built-in
+        /// patient plan, in either order; wisdom of another FFTW build is refused as a whole, and
+        /// those sizes are estimated as before.
         static func importOnce() {
             guard !imported else { return }
             imported = true
+            _ = RealFFT.builtInWisdom.withCString { fftwf_import_wisdom_from_string($0) }
             if let directory { _ = fftwf_import_wisdom_from_filename(directory + "/fftw-wisdom") }
         }
 
