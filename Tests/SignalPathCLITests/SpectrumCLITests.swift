@@ -43,7 +43,7 @@ struct SpectrumCLITests {
         #expect(abs((left["level_dbfs"] as? Double ?? 0) - -6.02) < 0.02)
     }
 
-    @Test("FFTW's wisdom is saved in $XDG_CACHE_HOME/signalpath, used without being rewritten, and changes no result; a damaged or unwritable cache changes nothing either; built-in sizes need none")
+    @Test("FFTW wisdom: saved in $XDG_CACHE_HOME/signalpath, reused unchanged, changes no result; a damaged or unwritable cache changes nothing; built-in sizes need none")
     func fftwWisdom() throws {
         let scratch = ScratchDirectory("wisdom")
         let cache = scratch.file("cache")

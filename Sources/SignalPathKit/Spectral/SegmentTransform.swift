@@ -132,7 +132,21 @@ public final class SegmentTransform {
         power.withUnsafeBufferPointer { power in
             let bins = binCount
             switch averaging {
-            case .mean: for bin in 0..<bins { values[bin] += Double(power[bin]) }
+            case .mean:
+                // Four bins per step, each the scalar loop's one addition (same results); the
+                // scalar loop was ~6 % of `spectrum`'s time (perf).
+                let source = power.baseAddress!, target = values.baseAddress!
+                var bin = 0
+                while bin &+ 4 <= bins {
+                    let added = UnsafeRawPointer(source + bin).loadUnaligned(as: SIMD4<Float>.self)
+                    let sums = UnsafeRawPointer(target + bin).loadUnaligned(as: SIMD4<Double>.self)
+                    UnsafeMutableRawPointer(target + bin).storeBytes(of: sums + SIMD4<Double>(added), as: SIMD4<Double>.self)
+                    bin &+= 4
+                }
+                while bin < bins {
+                    target[bin] += Double(source[bin])
+                    bin &+= 1
+                }
             case .max: for bin in 0..<bins { values[bin] = Swift.max(values[bin], Double(power[bin])) }
             case .min: for bin in 0..<bins { values[bin] = Swift.min(values[bin], Double(power[bin])) }
             case .median: preconditionFailure("median keeps every segment's value")
