@@ -16,11 +16,12 @@ if not os.path.exists(short):
 rf64_seconds = (os.path.getsize(rf64) - 80) // 4 / 48000
 last_minute = int(rf64_seconds) - 60
 
-def hyperfine(commands, runs, warmup=1):
-    """{name: hyperfine result} for [(name, command)], all in one hyperfine run."""
+def hyperfine(commands, runs, warmup=1, failing=False):
+    """{name: hyperfine result} for [(name, command)], all in one hyperfine run; `failing`: commands
+    that exit non-zero on purpose."""
     with tempfile.NamedTemporaryFile(suffix=".json") as export:
         arguments = ["hyperfine", "-N", "--style", "basic", "--warmup", str(warmup), "--runs", str(runs),
-                     "--export-json", export.name]
+                     "--export-json", export.name] + (["--ignore-failure"] if failing else [])
         for name, command in commands:
             arguments += ["-n", name, command]
         subprocess.run(arguments, check=True, stdout=sys.stderr)
@@ -106,6 +107,27 @@ t = lambda name: results[name]["median"]
 targets.append(("analyze of the FLAC no slower than ffmpeg's decode alone", t("signalpath analyze, 10-min 24-bit FLAC") / t("ffmpeg decode alone, same FLAC"), 1.0, "≤"))
 targets.append(("info on a 10 s file: start-up ≤ 15 ms", t("signalpath info, 10 s WAV") * 1000, 15, "≤ ms"))
 targets.append(("issue 18: info on a 10 s file ≤ 5 ms", t("signalpath info, 10 s WAV") * 1000, 5, "≤ ms"))
+
+# 3a. Start-up floors (issue 18): what a start costs before any work. A Swift program that does
+# nothing, built as signalpath is; and signalpath's own start and parse, for the commands of the
+# 5 ms and 10 ms rows, on a file that does not exist (each exits 66 right after parsing, before
+# opening anything). Their instructions by kind (callgrind) are in the start-up section below.
+floor_dir = tempfile.mkdtemp(prefix="signalpath-floor-")
+empty_main = os.path.join(floor_dir, "empty-main")
+subprocess.run(["swiftc", "-O", "-static-stdlib", "-parse-as-library", os.path.join(os.path.dirname(os.path.abspath(__file__)), "empty_main.swift"),
+                "-o", empty_main], check=True)
+missing = os.path.join(floor_dir, "missing.wav")
+floors = [
+    ("Swift program doing nothing (async main, stdlib linked in)", empty_main),
+    ("signalpath --version", f"{signalpath} --version"),
+    ("signalpath info, a missing file (start and parse only)", f"{signalpath} info {missing}"),
+    ("signalpath analyze 1 s of a missing file (start and parse only)", f"{signalpath} analyze {missing} --range 2700..2701 --format json"),
+]
+results = hyperfine(floors, runs=50, warmup=5, failing=True)
+groups.append(("Start-up floors (issue 18)", floors, results, None))
+t = lambda name: results[name]["median"]
+targets.append(("issue 18 floor: info's start and parse alone (a missing file) ≤ 5 ms", t("signalpath info, a missing file (start and parse only)") * 1000, 5, "≤ ms"))
+targets.append(("issue 18 floor: analyze's start and parse alone (1 s of a missing file) ≤ 10 ms", t("signalpath analyze 1 s of a missing file (start and parse only)") * 1000, 10, "≤ ms"))
 
 # 3b. The FFmpeg backend: AAC in M4A, analysed against ffmpeg's decode alone, in one run.
 m4a = os.path.join(data, "long-10min-aac.m4a")
@@ -266,6 +288,51 @@ def instructions_by_stage():
             f"| {name} | {count:,} | {count / samples:.1f} |" for name, count in rows] + [""]
 
 lines += instructions_by_stage()
+
+# Start-up by kind (callgrind): where the instructions of a start and parse go, for the floors above,
+# and for the 1 s range itself. Kernel time (page faults, threads) is not counted by callgrind.
+def startup_by_kind():
+    kinds = [("Swift runtime: protocol-conformance scans (first lookup of each type and protocol)",
+              lambda function, image: "conformsToProtocol" in function or "ConformanceCandidate" in function or "equalContexts" in function),
+             ("Swift runtime: type metadata, demangling, casts", lambda function, image: function.startswith("swift") or "swift::" in function
+              or "Demangle" in function or "Metadata" in function or "tryCast" in function),
+             ("dynamic loader (ld.so: relocations, symbol lookups)", lambda function, image: "ld-linux" in image),
+             ("swift-argument-parser's own code", lambda function, image: "ArgumentParser" in function),
+             ("FFTW (planning from wisdom, transforms)", lambda function, image: "libfftw3f" in image)]
+    commands = [("signalpath --version", ["--version"]),
+                ("signalpath info, a missing file", ["info", missing]),
+                ("signalpath analyze 1 s of a missing file", ["analyze", missing, "--range", "2700..2701", "--format", "json"]),
+                ("signalpath analyze 1 s at 45:00", ["analyze", wav, "--range", "2700..2701", "--format", "json"])]
+    columns = []
+    with tempfile.TemporaryDirectory() as scratch:
+        binary, profile = os.path.join(scratch, "signalpath"), os.path.join(scratch, "callgrind.out")
+        subprocess.run(["strip", "--strip-debug", "-o", binary, signalpath], check=True)
+        for name, arguments in commands:
+            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", binary] + arguments,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            report = subprocess.run(["callgrind_annotate", "--threshold=100", profile], check=True, capture_output=True, text=True).stdout
+            counts = [0] * (len(kinds) + 2)
+            for line in report.splitlines():
+                parts = line.split(None, 1)
+                if len(parts) < 2 or not parts[0].replace(",", "").isdigit() or "PROGRAM TOTALS" in line:
+                    continue
+                count = int(parts[0].replace(",", ""))
+                text = parts[1].split(")", 1)[-1].strip()
+                function, _, image = text.partition(" [")
+                counts[-1] += count
+                index = next((i for i, (_, matches) in enumerate(kinds) if matches(function, image)), len(kinds))
+                counts[index] += count
+            columns.append(counts)
+    header = "| kind | " + " | ".join(name for name, _ in commands) + " |"
+    table = [header, "|---|" + "---|" * len(commands)]
+    for index, label in enumerate([name for name, _ in kinds] + ["everything else (the command's work, malloc, output)", "total"]):
+        table.append(f"| {label} | " + " | ".join(f"{column[index] / 1e6:.1f} M" for column in columns) + " |")
+    return ["## Start-up by kind (callgrind)", "",
+            "Instructions of one run under callgrind, by the kind of code that ran them (millions). The",
+            "missing-file runs stop after parsing; the 1 s range is the real work. Kinds are matched in the",
+            "order listed, so the scans are not counted again under the runtime's metadata.", ""] + table + [""]
+
+lines += startup_by_kind()
 
 # Issue 19: authenticity verdicts over the large generated corpus (Tests/Reference/authenticity_corpus.py;
 # ~510 files of 20 s, 2.3 GB, made once into DATA/authenticity-large).
