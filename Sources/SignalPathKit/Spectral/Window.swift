@@ -66,12 +66,21 @@ public enum Window: Sendable, Equatable {
         }
     }
 
-    /// The `size` periodic coefficients.
+    /// The `size` periodic coefficients. Every window here is symmetric about its middle
+    /// (w[n] = w[size − n]), so the first half is computed and mirrored: exactly symmetric (which
+    /// `WindowResponse` relies on), and half the Bessel series of a Kaiser window.
     public func coefficients(size: Int) -> [Float] {
         precondition(size > 0)
+        let first = halfCoefficients(size: size)
+        return (0..<size).map { index in index < first.count ? first[index] : first[size - index] }
+    }
+
+    /// Coefficients 0...size/2 of `coefficients(size:)`.
+    private func halfCoefficients(size: Int) -> [Float] {
         let n = Double(size)
+        let count = size / 2 + 1
         func cosineSum(_ a: [Double]) -> [Float] {
-            (0..<size).map { index in
+            (0..<count).map { index in
                 var value = 0.0
                 for (term, coefficient) in a.enumerated() {
                     let sign: Double = term % 2 == 0 ? 1 : -1
@@ -81,7 +90,7 @@ public enum Window: Sendable, Equatable {
             }
         }
         switch self {
-        case .rectangular: return [Float](repeating: 1, count: size)
+        case .rectangular: return [Float](repeating: 1, count: count)
         case .hann: return cosineSum([0.5, 0.5])
         case .hamming: return cosineSum([0.54, 0.46])
         case .blackman: return cosineSum([0.42, 0.5, 0.08])
@@ -90,12 +99,12 @@ public enum Window: Sendable, Equatable {
         case .kaiser(let beta):
             // Symmetric over N + 1 points, of which the first N are taken.
             let norm = Window.besselI0(beta)
-            return (0..<size).map { index in
+            return (0..<count).map { index in
                 let ratio = 2 * Double(index) / n - 1
                 return Float(Window.besselI0(beta * (1 - ratio * ratio).squareRoot()) / norm)
             }
         case .gaussian(let alpha):
-            return (0..<size).map { index in
+            return (0..<count).map { index in
                 let x = alpha * (Double(index) - n / 2) / (n / 2)
                 return Float(exp(-0.5 * x * x))
             }

@@ -181,4 +181,30 @@ struct SpectrumPresentationTests {
         #expect(abs(table.magnitude(atOffset: 0.3) - magnitudes[2]) <= 1e-6 * magnitudes[2])
         #expect(table.magnitude(atOffset: -1.5) == table.magnitude(atOffset: 1.5))
     }
+
+    @Test(
+        "the response table of every window kind (from its moments) is the direct DTFT at each 1/64 bin, to 1e−11 of |W(0)|",
+        arguments: [
+            (Window.kaiser(beta: 20), 8192, 8192), (.hann, 4096, 4096), (.rectangular, 2048, 4096), (.flatTop, 1000, 1024),
+            (.blackmanHarris, 512, 512), (.gaussian(alpha: 2.5), 4096, 8192),
+        ])
+    func windowResponseOfEveryKind(window: Window, size: Int, fftSize: Int) {
+        let coefficients = window.coefficients(size: size)
+        #expect((1..<size).allSatisfy { coefficients[$0] == coefficients[size - $0] }, "symmetric about the middle")
+        let table = WindowResponse(coefficients, fftSize: fftSize)
+        func model(_ offset: Double) -> Double {
+            var re = 0.0, im = 0.0
+            for n in 0..<size {
+                let angle = -2 * Double.pi * offset * Double(n) / Double(fftSize)
+                re += Double(coefficients[n]) * cos(angle)
+                im += Double(coefficients[n]) * sin(angle)
+            }
+            return (re * re + im * im).squareRoot()
+        }
+        let centre = model(0)
+        for step in stride(from: 0, through: 96, by: 7) {
+            let offset = Double(step) / 64
+            #expect(abs(table.magnitude(atOffset: offset) - model(offset)) <= 1e-11 * centre, "\(window.name) δ = \(offset)")
+        }
+    }
 }
