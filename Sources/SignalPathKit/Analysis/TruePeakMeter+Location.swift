@@ -1,3 +1,5 @@
+import SignalPathAVX2
+
 /// Where the true peak lies: `peak(_:range:above:)` block by block, remembering the last block
 /// that raised the peak, then one look at that block alone (so finding the place costs one
 /// block's interpolation, not a second pass). Either mode gives the same peak as `peak`.
@@ -33,14 +35,19 @@ extension TruePeakMeter {
     }
 
     /// The earliest BS.1770 output of `block` whose magnitude is `value` (or, should rounding
-    /// differ from the vector path, the largest), summed in the same order as `interpolate`.
+    /// differ from the vector path, the largest), summed as `interpolate` sums: with fused
+    /// multiply-adds where it runs `TruePeakAVX2`.
     private static func position(of value: Float, in samples: UnsafePointer<Float>, _ block: Range<Int>) -> Double {
         var best: (magnitude: Float, position: Double) = (-1, Double(block.lowerBound))
         for index in block {
             for phase in 0..<4 {
                 let c = phases[phase]
                 var sum = c[0] * samples[index]
-                for tap in 1..<taps { sum += c[tap] * samples[index - tap] }
+                if wide {
+                    sum = c.withUnsafeBufferPointer { TruePeakAVX2.fusedSum(samples, index, $0.baseAddress!) }
+                } else {
+                    for tap in 1..<taps { sum += c[tap] * samples[index - tap] }
+                }
                 let position = Double(index) - phaseDelay + Double(phase) / 4
                 if abs(sum) == value { return position }
                 if abs(sum) > best.magnitude { best = (abs(sum), position) }
