@@ -158,18 +158,6 @@ struct OversamplingInterpolator: Sendable {
                 k &+= 1
             }
         }
-        // Stage 2: qa and qb for samples a − 2 … a + n + 1 (m1 index = k + 2).
-        let (c0, c1, c2, c3) = (stages[1][0], stages[1][1], stages[1][2], stages[1][3])
-        var index = 0
-        while index < n + 4 {
-            let k = index
-            let i = a - 2 + k, m = k + 2
-            let x0 = load(x, i), xm1 = load(x, i - 1), xp1 = load(x, i + 1), xp2 = load(x, i + 2)
-            let mm2 = load(m1, m - 2), mm1 = load(m1, m - 1), m0 = load(m1, m), mp1 = load(m1, m + 1), mp2 = load(m1, m + 2)
-            store(c0 * (x0 + m0) + c1 * (mm1 + xp1) + c2 * (xm1 + mp1) + c3 * (mm2 + xp2), qa, k)
-            store(c0 * (m0 + xp1) + c1 * (x0 + mp1) + c2 * (mm1 + xp2) + c3 * (xm1 + mp2), qb, k)
-            index &+= 4
-        }
         // Stage 3: the odd phases for samples a … a + n − 1 (qa/qb index = k + 1, m1 = k + 3), folded
         // straight into each group's largest and smallest value (not stored: the parabolas below
         // recompute them for the few groups that need them); magnitudes once per group.
@@ -180,34 +168,54 @@ struct OversamplingInterpolator: Sendable {
             let qa0 = load(qa, k + 1), qap1 = load(qa, k + 2), qb0 = load(qb, k + 1), qbm1 = load(qb, k)
             return (d0 * (x0 + qa0) + d1 * (qbm1 + m0), d0 * (qa0 + m0) + d1 * (x0 + qb0), d0 * (m0 + qb0) + d1 * (qa0 + xp1), d0 * (qb0 + xp1) + d1 * (m0 + qap1))
         }
-        var largest = SIMD4<Float>(repeating: 0)
-        var group = 0
-        var k = 1
-        while k < n + 1 {
-            let (p1, p3, p5, p7) = odd(k)
-            var high = load(x, a - 1 + k), low = high
-            @inline(__always)
-            func include(_ value: SIMD4<Float>) {
-                high.replace(with: value, where: value .> high)
-                low.replace(with: value, where: value .< low)
+        let blockLargest: Float
+        if Self.wide {
+            blockLargest = HalfBandAVX2.laterStages(
+                x, block: a, count: n, m1: m1, qa: qa, qb: qb, groupMax: scratch.groupMax,
+                stage2: (stages[1][0], stages[1][1], stages[1][2], stages[1][3]), stage3: (d0, d1))
+        } else {
+            // Stage 2: qa and qb for samples a − 2 … a + n + 1 (m1 index = k + 2).
+            let (c0, c1, c2, c3) = (stages[1][0], stages[1][1], stages[1][2], stages[1][3])
+            var index = 0
+            while index < n + 4 {
+                let k = index
+                let i = a - 2 + k, m = k + 2
+                let x0 = load(x, i), xm1 = load(x, i - 1), xp1 = load(x, i + 1), xp2 = load(x, i + 2)
+                let mm2 = load(m1, m - 2), mm1 = load(m1, m - 1), m0 = load(m1, m), mp1 = load(m1, m + 1), mp2 = load(m1, m + 2)
+                store(c0 * (x0 + m0) + c1 * (mm1 + xp1) + c2 * (xm1 + mp1) + c3 * (mm2 + xp2), qa, k)
+                store(c0 * (m0 + xp1) + c1 * (x0 + mp1) + c2 * (mm1 + xp2) + c3 * (xm1 + mp2), qb, k)
+                index &+= 4
             }
-            include(p1)
-            include(load(qa, k + 1))
-            include(p3)
-            include(load(m1, k + 3))
-            include(p5)
-            include(load(qb, k + 1))
-            include(p7)
-            var groupLargest = high
-            groupLargest.replace(with: -low, where: -low .> high)
-            // Lanes past the block's end (in its last group of four) do not count.
-            if k + 4 > n + 1 { groupLargest.replace(with: 0, where: SIMD4<Int32>(0, 1, 2, 3) .>= SIMD4<Int32>(repeating: Int32(n + 1 - k))) }
-            largest.replace(with: groupLargest, where: groupLargest .> largest)
-            scratch.groupMax[group] = groupLargest.largestLane
-            group &+= 1
-            k &+= 4
+            var largest = SIMD4<Float>(repeating: 0)
+            var group = 0
+            var k = 1
+            while k < n + 1 {
+                let (p1, p3, p5, p7) = odd(k)
+                var high = load(x, a - 1 + k), low = high
+                @inline(__always)
+                func include(_ value: SIMD4<Float>) {
+                    high.replace(with: value, where: value .> high)
+                    low.replace(with: value, where: value .< low)
+                }
+                include(p1)
+                include(load(qa, k + 1))
+                include(p3)
+                include(load(m1, k + 3))
+                include(p5)
+                include(load(qb, k + 1))
+                include(p7)
+                var groupLargest = high
+                groupLargest.replace(with: -low, where: -low .> high)
+                // Lanes past the block's end (in its last group of four) do not count.
+                if k + 4 > n + 1 { groupLargest.replace(with: 0, where: SIMD4<Int32>(0, 1, 2, 3) .>= SIMD4<Int32>(repeating: Int32(n + 1 - k))) }
+                largest.replace(with: groupLargest, where: groupLargest .> largest)
+                scratch.groupMax[group] = groupLargest.largestLane
+                group &+= 1
+                k &+= 4
+            }
+            blockLargest = largest.largestLane
         }
-        var peak = max(floor, largest.largestLane)
+        var peak = max(floor, blockLargest)
         guard peak * Self.parabolaBound > floor else { return peak }
         // The parabolas, only in groups whose grid reaches within `parabolaBound` of the peak.
         let threshold = peak / Self.parabolaBound
