@@ -258,17 +258,14 @@ private struct Scan {
         result.blockAlive = [Bool](repeating: true, count: (last - first + 1) * channels)
         for block in first...last {
             let frames = max(present.lowerBound, detector.blockStart(block))..<min(present.upperBound, detector.blockStart(block + 1))
+            guard !frames.isEmpty else { continue }
             for channel in 0..<channels {
-                let row = channel * rowLength - Int(base)
-                var sum = 0.0
-                var alive = true
-                for frame in frames {
-                    let x = rows[row + Int(frame)]
-                    sum += Double(x) * Double(x)
-                    if frame > 0 && frame - 1 >= base && x == rows[row + Int(frame) - 1] { alive = false }
-                }
-                result.blockSquares[(block - first) * channels + channel] = sum
-                result.blockAlive[(block - first) * channels + channel] = alive
+                let start = rows.baseAddress! + (channel * rowLength + Int(frames.lowerBound - base))
+                // A sample equal to the one before it (the block's first against the frame before
+                // the block, where it was loaded) means the block is not alive.
+                let repeatsBefore = frames.lowerBound > 0 && frames.lowerBound - 1 >= base && start[0] == start[-1]
+                result.blockSquares[(block - first) * channels + channel] = EventWorker.sumOfSquares(start, count: frames.count)
+                result.blockAlive[(block - first) * channels + channel] = !repeatsBefore && !EventWorker.repeatsAny(start, count: frames.count)
             }
         }
     }
@@ -284,11 +281,9 @@ private struct Scan {
         result.sums = [Double](repeating: 0, count: count * channels)
         let pieces = (first...last).map { max(present.lowerBound, detector.subBlockStart($0))..<min(present.upperBound, detector.subBlockStart($0 + 1)) }
         for channel in 0..<channels {
-            let row = channel * rowLength - Int(base)
-            for (slot, frames) in pieces.enumerated() {
-                var sum = 0.0
-                for frame in frames { sum += Double(rows[row + Int(frame)]) }
-                result.sums[slot * channels + channel] = sum
+            for (slot, frames) in pieces.enumerated() where !frames.isEmpty {
+                let start = rows.baseAddress! + (channel * rowLength + Int(frames.lowerBound - base))
+                result.sums[slot * channels + channel] = EventWorker.sum(start, count: frames.count)
             }
         }
         guard detector.measuresLoudness else { return }
