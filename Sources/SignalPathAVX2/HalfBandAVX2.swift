@@ -6,8 +6,8 @@
 /// the groups' largest values are the baseline's arithmetic, eight wide. `TruePeakTests` holds the
 /// first stage to a scalar model of its arithmetic and the whole to the naive cascade in Double.
 /// `Micro true-peak`, running peak over noise: 6.6–7.8 ns per sample on the baseline loops, 4.3
-/// with the first stage here, 3.3 with the later stages too, 3.2–3.3 with two groups of eight of
-/// the first stage in step (four chains in flight).
+/// with the first stage here, 3.3 with the later stages too, 3.2 with two groups of eight of the
+/// first stage in step (four chains in flight; every block 3.8 → 3.7, five runs each way).
 public enum HalfBandAVX2 {
     /// m[k] = Σⱼ taps[j]·(x[i − j] + x[i + 1 + j]) for i = first + k, k in 0..<count: the even j in
     /// one chain from j = 0, the odd in another from j = 1 (`pairs` ≥ 2), then their sum.

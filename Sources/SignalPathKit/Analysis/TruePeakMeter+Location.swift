@@ -41,12 +41,11 @@ extension TruePeakMeter {
         var best: (magnitude: Float, position: Double) = (-1, Double(block.lowerBound))
         for index in block {
             for phase in 0..<4 {
-                let c = phases[phase]
-                var sum = c[0] * samples[index]
-                if wide {
-                    sum = c.withUnsafeBufferPointer { TruePeakAVX2.fusedSum(samples, index, $0.baseAddress!) }
-                } else {
+                let sum = phases[phase].withUnsafeBufferPointer { c in
+                    if wide { return TruePeakAVX2.fusedSum(samples, index, c.baseAddress!) }
+                    var sum = c[0] * samples[index]
                     for tap in 1..<taps { sum += c[tap] * samples[index - tap] }
+                    return sum
                 }
                 let position = Double(index) - phaseDelay + Double(phase) / 4
                 if abs(sum) == value { return position }

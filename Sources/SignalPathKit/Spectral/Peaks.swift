@@ -202,7 +202,7 @@ struct WindowResponse: Sendable {
         /// Nil unless `window` has an even number of points and is exactly symmetric.
         init?(_ window: [Float], fftSize: Int) {
             let count = window.count
-            guard count >= 2, count % 2 == 0, Double(count) <= 1.001 * Double(fftSize) else { return nil }
+            guard count >= 2, count % 2 == 0, count <= fftSize else { return nil }
             let half = count / 2
             for n in 1..<half where window[n] != window[count - n] { return nil }
             var moments = [Double](repeating: 0, count: Self.terms)
