@@ -141,7 +141,7 @@ install: build man
 # changes; a foreign FFTW refuses the text and plans as before.
 wisdom: setup
 	mkdir -p .build
-	cc -O2 scripts/fftw-wisdom.c -o .build/fftw-wisdom -lfftw3f
+	cc -O2 scripts/fftw-wisdom.c -o .build/fftw-wisdom -l:libfftw3f.a -lm
 	.build/fftw-wisdom > Sources/SignalPathKit/Spectral/FFTPlan+Wisdom.swift
 
 clean:
