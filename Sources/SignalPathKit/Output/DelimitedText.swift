@@ -7,7 +7,12 @@ public struct DelimitedText {
     }
 
     public let format: Format
-    private(set) public var text = ""
+    /// The records as UTF-8: appending bytes took under half the instructions of appending to a
+    /// String (a capacity check per field and separator: 5.3 → 2.2 M for the CSV below).
+    private var bytes: [UInt8] = []
+
+    /// The records so far.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
 
     public init(_ format: Format) {
         self.format = format
@@ -16,43 +21,45 @@ public struct DelimitedText {
     /// Appends one record.
     public mutating func append(_ fields: [String]) {
         for (index, field) in fields.enumerated() {
-            if index > 0 { text += format == .csv ? "," : "\t" }
+            if index > 0 { bytes.append(format == .csv ? UInt8(ascii: ",") : UInt8(ascii: "\t")) }
             appendEscaped(field)
         }
-        text += "\n"
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// CSV quotes a field holding a comma, a quote or a line break, doubling its quotes; TSV, which
     /// has no quoting, writes such characters as the escapes `\t`, `\n`, `\r`, `\\`. Fields are
-    /// scanned as UTF-8 bytes, as CSV readers read them: a scan by Character took ~1 400
-    /// instructions per number (two fifths of writing `spectrum`'s CSV of a 1 s range, 41.9 M
-    /// instructions in all, now 12.9 M with `UnitFormat.fixed`'s; callgrind), and missed a `\r\n`
-    /// or a quote followed by a combining mark, each one Character.
+    /// handled as UTF-8 bytes, as CSV readers read them (these characters are single bytes that no
+    /// other character's encoding holds): a scan by Character took ~1 400 instructions per number
+    /// (two fifths of writing `spectrum`'s CSV of a 1 s range, 41.9 M instructions in all; with
+    /// `UnitFormat.fixed`'s bytes and one fields array per table, 9.2 M; on bytes, 6.2 M;
+    /// callgrind), and missed a `\r\n` or a quote followed by a combining mark, each one Character.
     private mutating func appendEscaped(_ field: String) {
         switch format {
         case .csv:
-            guard Self.holds(field, { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else {
-                text += field
+            let quote = UInt8(ascii: "\"")
+            guard Self.holds(field, { $0 == UInt8(ascii: ",") || $0 == quote || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else {
+                bytes.append(contentsOf: field.utf8)
                 return
             }
-            text += "\""
-            for scalar in field.unicodeScalars {
-                text.unicodeScalars.append(scalar)
-                if scalar == "\"" { text += "\"" }
+            bytes.append(quote)
+            for byte in field.utf8 {
+                bytes.append(byte)
+                if byte == quote { bytes.append(quote) }
             }
-            text += "\""
+            bytes.append(quote)
         case .tsv:
             guard Self.holds(field, { $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\\") }) else {
-                text += field
+                bytes.append(contentsOf: field.utf8)
                 return
             }
-            for scalar in field.unicodeScalars {
-                switch scalar {
-                case "\t": text += "\\t"
-                case "\n": text += "\\n"
-                case "\r": text += "\\r"
-                case "\\": text += "\\\\"
-                default: text.unicodeScalars.append(scalar)
+            for byte in field.utf8 {
+                switch byte {
+                case UInt8(ascii: "\t"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case UInt8(ascii: "\n"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case UInt8(ascii: "\r"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+                default: bytes.append(byte)
                 }
             }
         }
