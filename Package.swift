@@ -22,9 +22,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
+        // Declarations only: libsndfile is opened when a file first needs it (Decoding/SndFile.swift).
         .systemLibrary(
             name: "CSndFile",
-            pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
         ),
         // Declarations only: SignalPathKit links FFTW's static archive (below).

@@ -149,6 +149,20 @@ public final class AudioFile: Sendable {
             sharedDecode = nil
             return
         }
+        if decoding != .libsndfile, let layout = header?.layout, layout.holdsNothingElse {
+            // Plain PCM in a WAV or RF64 of nothing but its format and samples: libsndfile would
+            // read what this parser read and no tags, so it is not loaded (with its codec
+            // libraries, 0.56 ms of a start; Decoding/SndFile.swift).
+            try Self.refuseStream(stream, path: file.path)
+            format = layout.format(frames: layout.frames)
+            metadata = []
+            self.layout = layout
+            streams = [Self.describe(format, number: 0, as: nil)]
+            streamNumber = 0
+            ffmpegFacts = nil
+            sharedDecode = nil
+            return
+        }
         let probe: SndFile
         do {
             probe = try SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0, startsWithHead: true), path: file.path)

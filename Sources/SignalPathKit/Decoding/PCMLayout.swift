@@ -55,6 +55,10 @@ struct PCMLayout: Equatable {
     /// The RF64 ds64 data size is all ones, as libsndfile leaves it while writing: libsndfile
     /// itself refuses such a file, so `AudioFile` reads it by this layout alone.
     var writerPlaceholder = false
+    /// A WAV or RF64 file that holds its format, the samples to the file's last byte, and nothing
+    /// else that libsndfile reads (no tags, no chunk after the samples, no placeholder, not cut
+    /// short): this parser has read all that libsndfile would, so `AudioFile` does not load it.
+    var holdsNothingElse = false
 
     var bytesPerFrame: Int { encoding.bytesPerSample * channels }
 
@@ -129,11 +133,15 @@ private struct HeaderParser {
         var format: WAVFormat?
         var dataSize64: UInt64?
         var metadata: [MetadataEntry] = []
+        // Only the chunks libsndfile takes nothing from for its format or tags (fmt, ds64, fact,
+        // padding) seen so far.
+        var onlyFormatChunks = true
         var position: Int64 = 12
         for _ in 0..<256 {
             let header = ByteView(try bytes(position..<position + 8))
             guard let id = header.tag(at: 0), let size32 = header.uint32(at: 4) else { break }
             let body = position + 8
+            if !["ds64", "fmt ", "fact", "JUNK", "PAD ", "data"].contains(id) { onlyFormatChunks = false }
             switch id {
             case "ds64":
                 dataSize64 = ByteView(try bytes(body..<body + 16)).uint64(at: 8)
@@ -168,6 +176,9 @@ private struct HeaderParser {
                     frames: frames.present, framesPromised: frames.promised, metadata: metadata,
                     channelLayout: ChannelLayout(channelMask: format.channelMask, channels: format.channels))
                 header.layout?.writerPlaceholder = sizeUnknown
+                header.layout?.holdsNothingElse =
+                    !isStream && onlyFormatChunks && !placeholder && frames.promised == nil
+                    && Int64(exactly: declared).map { body + $0 == size } == true
                 return header
             default:
                 break

@@ -5,6 +5,7 @@ import CSndFile
 /// libsndfile reads through, so the cursor outlives every callback. Everything it returns is a
 /// Swift value; no C pointer leaves this file. Not thread-safe: one decoder per thread.
 final class SndFile {
+    private let library: SndFileLibrary
     private let handle: OpaquePointer
     /// Kept alive for libsndfile's callbacks, which receive it unretained as `user_data`.
     private let cursor: FileCursor
@@ -14,43 +15,45 @@ final class SndFile {
 
     /// Opens a file seen through `cursor` with libsndfile's virtual I/O.
     init(cursor: FileCursor, path: String) throws(SignalPathError) {
+        let library = try SndFileLibrary.library()
         var virtualIO = SF_VIRTUAL_IO(
             get_filelen: sndFileLength, seek: sndFileSeek, read: sndFileRead, write: sndFileWrite, tell: sndFileTell)
         var info = SF_INFO()
         let userData = Unmanaged.passUnretained(cursor).toOpaque()
         let opened = SndFile.openLock.withLock { () -> Result<OpaquePointer, SignalPathError> in
-            if let handle = sf_open_virtual(&virtualIO, Int32(SFM_READ), &info, userData) {
+            if let handle = library.openVirtual(&virtualIO, Int32(SFM_READ), &info, userData) {
                 return .success(handle)
             }
             // A read error met while parsing the header explains the failure better than libsndfile.
-            return .failure(cursor.error ?? SndFile.openError(path: path, cursor: cursor))
+            return .failure(cursor.error ?? SndFile.openError(path: path, cursor: cursor, library: library))
         }
+        self.library = library
         self.handle = try opened.get()
         self.cursor = cursor
         self.path = path
-        self.format = try SndFile.format(of: info, channelLayout: SndFile.channelLayout(of: handle, info: info), path: path)
-        self.metadata = SndFile.metadata(of: handle)
+        self.format = try SndFile.format(of: info, channelLayout: SndFile.channelLayout(of: handle, info: info, library: library), path: path)
+        self.metadata = SndFile.metadata(of: handle, library: library)
     }
 
     deinit {
-        sf_close(handle)
+        _ = library.close(handle)
     }
 
     /// Moves to `frame`; returns false when libsndfile cannot seek there.
     func seek(toFrame frame: Int64) -> Bool {
-        sf_seek(handle, frame, SEEK_SET) == frame
+        library.seek(handle, frame, SEEK_SET) == frame
     }
 
     /// Decodes up to `frames` interleaved frames into the start of `buffer` (which holds at least
     /// `frames × channels` samples); returns the number decoded, 0 at the end.
     func read(into buffer: UnsafeMutableBufferPointer<Float>, frames: Int) throws(SignalPathError) -> Int {
         precondition(buffer.count >= frames * format.channels)
-        let count = Int(sf_readf_float(handle, buffer.baseAddress!, sf_count_t(frames)))
+        let count = Int(library.readFramesFloat(handle, buffer.baseAddress!, sf_count_t(frames)))
         if count < frames {
             if let error = cursor.error { throw error }
-            let code = sf_error(handle)
+            let code = library.error(handle)
             if code != 0 {
-                throw SignalPathError.malformed(path: path, reason: String(cString: sf_error_number(code)))
+                throw SignalPathError.malformed(path: path, reason: SndFileLibrary.text(library.errorNumber(code)))
             }
         }
         return count
@@ -62,9 +65,9 @@ final class SndFile {
     /// that reason paired with its file when several files are opened at once.
     private static let openLock = Lock()
 
-    private static func openError(path: String, cursor: FileCursor) -> SignalPathError {
-        let code = sf_error(nil)
-        let detail = sanitizedReason(String(cString: sf_strerror(nil)))
+    private static func openError(path: String, cursor: FileCursor, library: SndFileLibrary) -> SignalPathError {
+        let code = library.error(nil)
+        let detail = sanitizedReason(SndFileLibrary.text(library.strerror(nil)))
         switch Int(code) {
         case SF_ERR_UNRECOGNISED_FORMAT:
             // Say what it looks like when the first bytes tell (MP4, Matroska, ADTS, …).
@@ -120,12 +123,12 @@ final class SndFile {
     /// chunk), or nil when it has none. Not AIFF: libsndfile 1.2 hands back uninitialised entries
     /// for AIFF `CHAN` chunks (measured on files from ffmpeg), and a map with a code it does not
     /// define is not trusted either.
-    private static func channelLayout(of handle: OpaquePointer, info: SF_INFO) -> ChannelLayout? {
+    private static func channelLayout(of handle: OpaquePointer, info: SF_INFO, library: SndFileLibrary) -> ChannelLayout? {
         let channels = Int(info.channels)
         guard channels > 0, Int(info.format) & SF_FORMAT_TYPEMASK != SF_FORMAT_AIFF else { return nil }
         var map = [Int32](repeating: 0, count: channels)
         let found = map.withUnsafeMutableBytes { bytes in
-            sf_command(handle, Int32(SFC_GET_CHANNEL_MAP_INFO), bytes.baseAddress, Int32(bytes.count))
+            library.command(handle, Int32(SFC_GET_CHANNEL_MAP_INFO), bytes.baseAddress, Int32(bytes.count))
         }
         guard found == SF_TRUE, map.allSatisfy({ (0..<Int32(SF_CHANNEL_MAP_MAX)).contains($0) }) else { return nil }
         return ChannelLayout(positions: map.map { positions[Int($0)] }, source: .channelMap)
@@ -199,7 +202,7 @@ final class SndFile {
         }
     }
 
-    private static func metadata(of handle: OpaquePointer) -> [MetadataEntry] {
+    private static func metadata(of handle: OpaquePointer, library: SndFileLibrary) -> [MetadataEntry] {
         let keys: [(Int32, String)] = [
             (Int32(SF_STR_TITLE), "title"), (Int32(SF_STR_ARTIST), "artist"),
             (Int32(SF_STR_ALBUM), "album"), (Int32(SF_STR_TRACKNUMBER), "track_number"),
@@ -208,7 +211,7 @@ final class SndFile {
             (Int32(SF_STR_LICENSE), "license"), (Int32(SF_STR_SOFTWARE), "software"),
         ]
         return keys.compactMap { type, key in
-            guard let value = sf_get_string(handle, type) else { return nil }
+            guard let value = library.getString(handle, type) else { return nil }
             let text = String(cString: value)  // invalid UTF-8 is repaired with U+FFFD
             return text.isEmpty ? nil : MetadataEntry(key: key, value: text)
         }
@@ -278,6 +281,7 @@ public final class SoundFileWriter {
     public let channels: Int
     public let encoding: Encoding
     public private(set) var framesWritten: Int64 = 0
+    private let library: SndFileLibrary
     private var handle: OpaquePointer?
 
     /// The containers by extension.
@@ -305,6 +309,8 @@ public final class SoundFileWriter {
         self.channels = channels
         self.encoding = encoding
         let fileExtension = try Self.containerExtension(of: path)
+        let library = try SndFileLibrary.library()
+        self.library = library
         let major: Int32
         switch fileExtension {
         case "wav", "rf64": major = Int32(SF_FORMAT_RF64)
@@ -324,22 +330,22 @@ public final class SoundFileWriter {
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
         info.format = major | subtype
-        guard sf_format_check(&info) != 0 else {
+        guard library.formatCheck(&info) != 0 else {
             throw .invalidRequest(path: path, reason: "\(fileExtension.uppercased()) cannot hold \(encoding.rawValue) samples")
         }
         if !overwrite && access(path, F_OK) == 0 {
             throw .invalidRequest(path: path, reason: "the file exists; use --force to replace it")
         }
         errno = 0
-        guard let opened = sf_open(path, Int32(SFM_WRITE), &info) else {
+        guard let opened = library.open(path, Int32(SFM_WRITE), &info) else {
             // libsndfile's own text ("System error : …") wraps the errno of its open(2).
             let code = errno
-            guard code != 0 else { throw .invalidRequest(path: path, reason: "cannot create: \(String(cString: sf_strerror(nil)))") }
+            guard code != 0 else { throw .invalidRequest(path: path, reason: "cannot create: \(SndFileLibrary.text(library.strerror(nil)))") }
             throw .cannotCreate(path: path, errno: code)
         }
         handle = opened
-        sf_command(opened, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))
-        if fileExtension == "wav" { sf_command(opened, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) }
+        _ = library.command(opened, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))
+        if fileExtension == "wav" { _ = library.command(opened, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) }
     }
 
     deinit { try? close() }
@@ -353,9 +359,9 @@ public final class SoundFileWriter {
         errno = 0
         let written: sf_count_t =
             switch encoding {
-            case .pcm16: sf_writef_short(handle, samples.baseAddress!.assumingMemoryBound(to: Int16.self), sf_count_t(frames))
-            case .pcm24, .pcm32: sf_writef_int(handle, samples.baseAddress!.assumingMemoryBound(to: Int32.self), sf_count_t(frames))
-            case .float32: sf_writef_float(handle, samples.baseAddress!.assumingMemoryBound(to: Float.self), sf_count_t(frames))
+            case .pcm16: library.writeFramesShort(handle, samples.baseAddress!.assumingMemoryBound(to: Int16.self), sf_count_t(frames))
+            case .pcm24, .pcm32: library.writeFramesInt(handle, samples.baseAddress!.assumingMemoryBound(to: Int32.self), sf_count_t(frames))
+            case .float32: library.writeFramesFloat(handle, samples.baseAddress!.assumingMemoryBound(to: Float.self), sf_count_t(frames))
             }
         let code = errno
         framesWritten += Int64(max(0, written))
@@ -367,6 +373,67 @@ public final class SoundFileWriter {
         guard let handle else { return }
         self.handle = nil
         errno = 0
-        if sf_close(handle) != 0 { throw .write(path: path, errno: errno != 0 ? errno : EIO) }
+        if library.close(handle) != 0 { throw .write(path: path, errno: errno != 0 ? errno : EIO) }
+    }
+}
+
+/// libsndfile's functions, looked up once with `dlsym` after one `dlopen`. Linked, libsndfile and
+/// the eight codec libraries it brings cost every start 0.56 ms (a bare Swift program 1.43 → 1.98
+/// ms, five alternating runs of 200; docs/ARCHITECTURE.md, "Per-process costs"), though a WAV or
+/// RF64 of plain PCM and nothing else is opened without it (`PCMLayout.holdsNothingElse`).
+private struct SndFileLibrary: @unchecked Sendable {
+    // @unchecked: C function pointers, immutable after loading; each SNDFILE is used by one thread.
+    let open: sp_sf_open_fn
+    let openVirtual: sp_sf_open_virtual_fn
+    let close: sp_sf_close_fn
+    let seek: sp_sf_seek_fn
+    let readFramesFloat: sp_sf_readf_float_fn
+    let writeFramesShort: sp_sf_writef_short_fn
+    let writeFramesInt: sp_sf_writef_int_fn
+    let writeFramesFloat: sp_sf_writef_float_fn
+    let error: sp_sf_error_fn
+    let errorNumber: sp_sf_error_number_fn
+    let strerror: sp_sf_strerror_fn
+    let command: sp_sf_command_fn
+    let getString: sp_sf_get_string_fn
+    let formatCheck: sp_sf_format_check_fn
+
+    static let libraryName = "libsndfile.so.1"
+
+    /// libsndfile's message text (never null in practice; empty if it were).
+    static func text(_ message: UnsafePointer<CChar>?) -> String {
+        message.map { String(cString: $0) } ?? ""
+    }
+    private static let loaded: Result<SndFileLibrary, SignalPathError> = load()
+
+    static func library() throws(SignalPathError) -> SndFileLibrary {
+        switch loaded {
+        case .success(let library): return library
+        case .failure(let error): throw error
+        }
+    }
+
+    private static func load() -> Result<SndFileLibrary, SignalPathError> {
+        do throws(SignalPathError) {
+            let library = try SharedLibrary(libraryName, need: "files other than plain PCM WAV need libsndfile (Debian: apt-get install libsndfile1)")
+            return .success(
+                SndFileLibrary(
+                    open: try library.function("sf_open", sp_sf_open_fn.self),
+                    openVirtual: try library.function("sf_open_virtual", sp_sf_open_virtual_fn.self),
+                    close: try library.function("sf_close", sp_sf_close_fn.self),
+                    seek: try library.function("sf_seek", sp_sf_seek_fn.self),
+                    readFramesFloat: try library.function("sf_readf_float", sp_sf_readf_float_fn.self),
+                    writeFramesShort: try library.function("sf_writef_short", sp_sf_writef_short_fn.self),
+                    writeFramesInt: try library.function("sf_writef_int", sp_sf_writef_int_fn.self),
+                    writeFramesFloat: try library.function("sf_writef_float", sp_sf_writef_float_fn.self),
+                    error: try library.function("sf_error", sp_sf_error_fn.self),
+                    errorNumber: try library.function("sf_error_number", sp_sf_error_number_fn.self),
+                    strerror: try library.function("sf_strerror", sp_sf_strerror_fn.self),
+                    command: try library.function("sf_command", sp_sf_command_fn.self),
+                    getString: try library.function("sf_get_string", sp_sf_get_string_fn.self),
+                    formatCheck: try library.function("sf_format_check", sp_sf_format_check_fn.self)))
+        } catch {
+            return .failure(error)
+        }
     }
 }
