@@ -159,6 +159,49 @@ struct DecodingTests {
                 .contains("bell \\e[31m red"))
     }
 
+    @Test("a WAV or RF64 of plain PCM and nothing else opens without libsndfile as libsndfile reads it; tags, a trailing chunk, a cut or Wave64 go to libsndfile")
+    func plainFilesWithoutLibsndfile() throws {
+        let sox = try #require(which("sox"), "sox is missing: run `make setup`")
+        let ffmpeg = try #require(which("ffmpeg"), "ffmpeg is missing: run `make setup`")
+        // (file, made by, opened by this parser alone)
+        var cases: [(String, [String], Bool)] = []
+        for (name, options) in [("s16", ["-b", "16"]), ("s24", ["-b", "24"]), ("u8", ["-b", "8"]), ("f64", ["-e", "floating-point", "-b", "64"])] {
+            cases.append(("sox-\(name).wav", [sox, "-n", "-r", "44100", "-c", "2"] + options + [scratch.file("sox-\(name).wav"), "synth", "0.5", "sine", "440"], true))
+        }
+        let lavfi = ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=1000:d=0.5"]
+        cases += [
+            ("ffmpeg-6ch.wav", [ffmpeg] + lavfi + ["-ac", "6", "-fflags", "+bitexact", scratch.file("ffmpeg-6ch.wav")], true),
+            ("ffmpeg-f32.wav", [ffmpeg] + lavfi + ["-ac", "2", "-c:a", "pcm_f32le", "-fflags", "+bitexact", scratch.file("ffmpeg-f32.wav")], true),
+            ("ffmpeg.rf64", [ffmpeg] + lavfi + ["-ac", "2", "-fflags", "+bitexact", "-rf64", "always", "-f", "wav", scratch.file("ffmpeg.rf64")], true),
+            // ffmpeg's own LIST/INFO (ISFT "Lavf…") before the samples.
+            ("ffmpeg-tagged.wav", [ffmpeg] + lavfi + ["-ac", "2", "-metadata", "title=Take 3", scratch.file("ffmpeg-tagged.wav")], false),
+            ("ffmpeg.w64", [ffmpeg] + lavfi + ["-ac", "2", "-f", "w64", scratch.file("ffmpeg.w64")], false),
+        ]
+        for (name, command, _) in cases {
+            #expect(try run(command[0], Array(command.dropFirst())).status == 0, "\(name)")
+        }
+        let builder = PCMFileBuilder(container: .wav, encoding: .signed16, channels: 2, sampleRate: 8000)
+        let plain = builder.file(samples: testSignal(channels: 2, frames: 4000, sampleRate: 8000))
+        _ = scratch.write("trailing-tags.wav", plain + PCMFileBuilder.infoChunk([("INAM", "after the samples")]))
+        _ = scratch.write("cut.wav", Array(plain.dropLast(1001)))
+        cases += [("trailing-tags.wav", [], false), ("cut.wav", [], false)]
+
+        for (name, _, alone) in cases {
+            let path = scratch.file(name)
+            let file = try AudioFile.open(path)
+            let reference = try AudioFile.open(path, decoding: .libsndfile)
+            #expect((file.layout?.holdsNothingElse ?? false) == alone, "\(name)")
+            let format = file.format, stated = reference.format
+            #expect(format.container == stated.container && format.sampleFormat == stated.sampleFormat, "\(name)")
+            #expect(format.sampleRate == stated.sampleRate && format.channels == stated.channels, "\(name)")
+            #expect(format.frames == stated.frames && format.framesPromised == stated.framesPromised, "\(name)")
+            #expect(format.channelLayout.positions == stated.channelLayout.positions, "\(name)")
+            #expect(file.metadata == reference.metadata, "\(name)")
+            let frames = try #require(format.frames)
+            #expect(firstBitDifference(try file.readFrames(0..<frames), try reference.readFrames(0..<frames)) == nil, "\(name)")
+        }
+    }
+
     @Test("reopened decoders share the cache and read independently on several threads")
     func reopenedInParallel() throws {
         let builder = PCMFileBuilder(container: .wav, encoding: .signed16, channels: 2, sampleRate: 48_000)
