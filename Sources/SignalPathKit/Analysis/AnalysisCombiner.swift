@@ -176,7 +176,7 @@ final class AnalysisCombiner {
             image = StereoImage(
                 left: pair.left, right: pair.right, sums: stereo, leftPower: power[pair.left * bins..<(pair.left + 1) * bins],
                 rightPower: power[pair.right * bins..<(pair.right + 1) * bins],
-                window: WindowTable.shared(analyzer.spectrum.window, size: analyzer.spectrum.windowSize).coefficients,
+                window: WindowTable.shared(analyzer.spectrum.window, size: analyzer.spectrum.windowSize),
                 fftSize: analyzer.spectrum.fftSize, sampleRate: file.format.sampleRate,
                 identityTolerance: StereoImage.identityTolerance(file.format.sampleFormat))
         }

@@ -116,13 +116,26 @@ public struct SignalAnalyzer: Sendable {
         }
         let chunkCount = Int((length + Int64(chunkFrames) - 1) / Int64(chunkFrames))
         let workerCount = max(1, min(workers, chunkCount))
+        // A worker's place the chunks leave free (a range under two chunks) computes the window's
+        // autocorrelation that `finish` needs for the stereo alignment meanwhile: 7 M instructions
+        // that a 1 s range otherwise waited for after its one chunk (the same cached values).
+        async let aligned: Void = workerCount < workers ? prepareStereoAlignment() : ()
         var pool: [AnalysisWorker] = []
         for _ in 0..<workerCount { pool.append(try AnalysisWorker(analyzer: self)) }
         try await runChunks(chunkCount, on: pool, path: file.path) { chunk in
             combiner.add(chunk, subBlocks: subBlocks)
             progress?(combiner.fractionDone)
         }
+        await aligned
         return try combiner.finish()
+    }
+
+    /// Computes (and caches) the window autocorrelation `StereoImage` reads, for a file with a pair.
+    private func prepareStereoAlignment() {
+        guard stereoPair != nil else { return }
+        _ = StereoImage.sharedWindowAutocorrelation(
+            WindowTable.shared(spectrum.window, size: spectrum.windowSize),
+            upTo: StereoImage.lagLimit(sampleRate: file.format.sampleRate, fftSize: spectrum.fftSize))
     }
 }
 

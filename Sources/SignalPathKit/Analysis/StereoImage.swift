@@ -203,7 +203,7 @@ public struct StereoImage: Sendable, Equatable {
     /// 0...fftSize/2 each), and the segments' window.
     init(
         left: Int, right: Int, sums: Sums, leftPower: ArraySlice<Double>, rightPower: ArraySlice<Double>,
-        window: [Float], fftSize: Int, sampleRate: Int, identityTolerance: Float
+        window: WindowTable, fftSize: Int, sampleRate: Int, identityTolerance: Float
     ) {
         self.left = left
         self.right = right
@@ -233,8 +233,11 @@ public struct StereoImage: Sendable, Equatable {
         max(0, min(Int((Double(sampleRate) * maximumLagSeconds).rounded()), fftSize / 2 - 1))
     }
 
+    /// By the window's name and size, as `WindowTable.shared` keeps tables: hashing the 8192
+    /// coefficients themselves cost 0.6 M instructions per lookup.
     private struct AutocorrelationKey: Hashable {
-        var window: [Float]
+        var window: String
+        var size: Int
         var limit: Int
     }
     private static let autocorrelations = Protected<[AutocorrelationKey: [Double]]>([:])
@@ -242,10 +245,10 @@ public struct StereoImage: Sendable, Equatable {
     /// `windowAutocorrelation`, made once per process for each window and limit: `scan` measures
     /// file after file with the same window (its FFTs were 0.5 % of scan's time over 500 short
     /// files, perf).
-    static func sharedWindowAutocorrelation(_ window: [Float], upTo limit: Int) -> [Double] {
-        let key = AutocorrelationKey(window: window, limit: limit)
+    static func sharedWindowAutocorrelation(_ window: WindowTable, upTo limit: Int) -> [Double] {
+        let key = AutocorrelationKey(window: window.window.name, size: window.size, limit: limit)
         if let known = autocorrelations.withLock({ $0[key] }) { return known }
-        let values = windowAutocorrelation(window, upTo: limit)
+        let values = windowAutocorrelation(window.coefficients, upTo: limit)
         autocorrelations.withLock { $0[key] = values }
         return values
     }
