@@ -97,6 +97,18 @@ final class RealFFT {
         return (0..<size).map { Double(output[$0]) }
     }
 
+    /// Makes the plan of `size` now, on scratch arrays (a plan runs on any arrays FFTW allocated),
+    /// so that a command can have it made on an idle core while its first file opens.
+    static func prepare(size: Int) {
+        precondition(size >= 2 && size % 2 == 0, "FFT sizes are even")
+        let input = fftwf_alloc_real(size)!, output = fftwf_alloc_complex(size / 2 + 1)!
+        defer {
+            fftwf_free(input)
+            fftwf_free(output)
+        }
+        _ = sharedPlan(size: size, input: input, output: output)
+    }
+
     // MARK: - Plans
 
     /// One plan per size for the whole process. Plans are never destroyed, so there is no

@@ -85,10 +85,14 @@ struct Analyze: AsyncParsableCommand, DataCommand {
         _ path: String, stream: Int?, range: RangeOptions, settings: AnalysisSettings, workers: Int
     ) async throws(SignalPathError) -> SignalAnalysis {
         let file = try await AudioFile.openNoting(path, stream: stream)
+        // The FFT's plan, made on an idle core while the analysis sets up (once per process).
+        async let planned: Void = SignalAnalyzer.prepare(settings)
         let frames = try range.frames(in: file)
         let progress = ProgressLine(label: "analyze \(path)")
         defer { progress.finish() }
-        return try await SignalAnalyzer(file: file, frames: frames, settings: settings)
+        let analysis = try await SignalAnalyzer(file: file, frames: frames, settings: settings)
             .run(workers: workers, progress: { progress.update($0) })
+        await planned
+        return analysis
     }
 }
