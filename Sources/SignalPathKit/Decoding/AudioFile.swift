@@ -134,30 +134,19 @@ public final class AudioFile: Sendable {
         source = file
         streamDecoder = nil
         ownedDescriptor = nil
-        if decoding != .libsndfile, let layout = header?.layout, layout.writerPlaceholder {
-            // An RF64 that `record` (libsndfile) is still writing, or that was killed while it
-            // was: libsndfile refuses its all-ones ds64 size ("Unspecified internal error"), a
-            // pipe reads it to its end, and so does this, so that files and pipes agree.
+        if decoding != .libsndfile, let layout = header?.layout, layout.writerPlaceholder || layout.holdsNothingElse {
+            // Read by this parser alone. An RF64 that `record` (libsndfile) is still writing, or
+            // that was killed while it was: libsndfile refuses its all-ones ds64 size ("Unspecified
+            // internal error"), a pipe reads it to its end, and so does this, so that files and
+            // pipes agree. Plain PCM in a WAV or RF64 of nothing but its format and samples:
+            // libsndfile would read what this parser read and no tags, so it is not loaded (with
+            // its codec libraries, 0.56 ms of a start; Decoding/SndFile.swift).
             try Self.refuseStream(stream, path: file.path)
             let stated = layout.format(frames: layout.frames)
             format = stated
             metadata = layout.metadata
             self.layout = layout
             streams = [Self.describe(stated, number: 0, as: nil)]
-            streamNumber = 0
-            ffmpegFacts = nil
-            sharedDecode = nil
-            return
-        }
-        if decoding != .libsndfile, let layout = header?.layout, layout.holdsNothingElse {
-            // Plain PCM in a WAV or RF64 of nothing but its format and samples: libsndfile would
-            // read what this parser read and no tags, so it is not loaded (with its codec
-            // libraries, 0.56 ms of a start; Decoding/SndFile.swift).
-            try Self.refuseStream(stream, path: file.path)
-            format = layout.format(frames: layout.frames)
-            metadata = []
-            self.layout = layout
-            streams = [Self.describe(format, number: 0, as: nil)]
             streamNumber = 0
             ffmpegFacts = nil
             sharedDecode = nil

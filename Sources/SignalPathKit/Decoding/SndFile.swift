@@ -407,10 +407,7 @@ private struct SndFileLibrary: @unchecked Sendable {
     private static let loaded: Result<SndFileLibrary, SignalPathError> = load()
 
     static func library() throws(SignalPathError) -> SndFileLibrary {
-        switch loaded {
-        case .success(let library): return library
-        case .failure(let error): throw error
-        }
+        try loaded.get()
     }
 
     private static func load() -> Result<SndFileLibrary, SignalPathError> {
