@@ -98,7 +98,7 @@ final class RealFFT {
     }
 
     /// Makes the plan of `size` now, on scratch arrays (a plan runs on any arrays FFTW allocated),
-    /// so that a command can have it made on an idle core while its first file opens.
+    /// so that a command can have it made on an idle core while an analysis sets up.
     static func prepare(size: Int) {
         precondition(size >= 2 && size % 2 == 0, "FFT sizes are even")
         let input = fftwf_alloc_real(size)!, output = fftwf_alloc_complex(size / 2 + 1)!
