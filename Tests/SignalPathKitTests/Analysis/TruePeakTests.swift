@@ -146,9 +146,9 @@ struct TruePeakTests {
 
     /// The AVX2 path (eight outputs at a time; even and odd taps in two chains of fused
     /// multiply-adds) and the SSE path (four at a time, a multiply then an add, tap after tap)
-    /// against scalar models of their arithmetic, in the same order: equal bits, for seeded signals, phases and ranges (odd lengths leave a tail for the
-    /// scalar loop); and the two within a few units in the last place of each other. Runs where
-    /// the processor has AVX2.
+    /// against scalar models of their arithmetic, in the same order: equal bits, for seeded
+    /// signals, phases and ranges (odd lengths leave a tail for the scalar loop); and the two
+    /// within a few units in the last place of each other. Runs where the processor has AVX2.
     @Test("BS.1770's interpolation eight at a time (fused) and four at a time give the bits of their scalar sums", .enabled(if: TruePeakMeter.wide))
     func wideInterpolationIsExact() {
         var generator = SeededGenerator(seed: 18)
