@@ -51,6 +51,18 @@ public final class AudioReader {
         return count
     }
 
+    /// True when the file's samples are 16-bit PCM in the host's byte order, read in place
+    /// (`withInt16Frames`).
+    var holdsHostInt16: Bool { file.isSeekable && (decoder as? PCMDecoder)?.holdsHostInt16 == true }
+
+    /// Hands `body` the raw interleaved 16-bit samples of `frames` where they lie in memory in one
+    /// piece; nil where they do not (see `PCMDecoder.withInt16Frames`): `read` them instead. The
+    /// position does not move.
+    func withInt16Frames<Result>(_ frames: Range<Int64>, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        guard file.isSeekable, let pcm = decoder as? PCMDecoder else { return nil }
+        return pcm.withInt16Frames(frames, body)
+    }
+
     /// Asks the decoder not to read ahead past `frame` (where it can: uncompressed PCM), so that
     /// analysing a range reads only the bytes of the range.
     public func limitReadAhead(toFrame frame: Int64) {

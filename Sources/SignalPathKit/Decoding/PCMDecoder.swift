@@ -66,6 +66,28 @@ final class PCMDecoder: FrameDecoder {
         return done
     }
 
+    /// True for 16-bit samples in the host's byte order, which `withInt16Frames` hands out as they lie.
+    var holdsHostInt16: Bool {
+        layout.encoding == .signed16 && layout.bigEndian == (1.littleEndian != 1)
+    }
+
+    /// Hands `body` the interleaved 16-bit samples of `frames` where they lie in memory in one piece
+    /// (a cache block), unconverted; nil when the samples are not `holdsHostInt16`, or the frames
+    /// straddle two blocks, or the file does not hold them all (then `read` decodes them, and
+    /// reports a cut file). The decoder's position does not move.
+    func withInt16Frames<Result>(_ frames: Range<Int64>, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        guard holdsHostInt16, frames.lowerBound >= 0, frames.upperBound <= layout.frames ?? Int64.max else { return nil }
+        let bytesPerFrame = layout.bytesPerFrame
+        let count = frames.count * bytesPerFrame
+        var result: Result?
+        cursor.seek(to: layout.dataOffset + frames.lowerBound * Int64(bytesPerFrame))
+        _ = cursor.peek(upTo: count) { bytes in
+            if bytes.count == count { result = body(bytes) }
+            return 0
+        }
+        return result
+    }
+
     /// Converts `count` samples from `raw` into the start of `out`.
     private func convert(_ raw: UnsafeRawBufferPointer, samples count: Int, into out: UnsafeMutableBufferPointer<Float>) {
         let swap = layout.bigEndian == (1.littleEndian == 1)  // bytes differ from the host's order

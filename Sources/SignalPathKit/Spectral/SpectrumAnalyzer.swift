@@ -122,10 +122,16 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
     private let analyzer: SpectrumAnalyzer
     private let frames: FrameWindow
     private let transform: SegmentTransform
+    /// The file channels shown, when the file's samples are 16-bit PCM read in place and no result
+    /// is a mix: `spectrum` of 60 minutes of it spent 7 % of its time decoding to Float and 3 %
+    /// moving each window's kept half (perf), where the FFT-only loop spends neither.
+    private let int16Channels: [Int]?
 
     init(analyzer: SpectrumAnalyzer, reader: AudioReader, window: WindowTable) {
         self.analyzer = analyzer
         let parameters = analyzer.parameters
+        let shown = analyzer.sourceChannels.compactMap { $0 }
+        int16Channels = reader.holdsHostInt16 && shown.count == analyzer.sourceChannels.count ? shown : nil
         frames = FrameWindow(reader: reader, capacity: parameters.windowSize)
         reader.limitReadAhead(toFrame: analyzer.frames.upperBound)
         transform = SegmentTransform(fftSize: parameters.fftSize, window: window)
@@ -167,24 +173,39 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
         // Channel after channel in one flat array: the per-bin loops run on plain pointers.
         var values = [Double](repeating: averaging.identity, count: bins * selected)
         var segmentPower = [[Float]](repeating: [], count: averaging == .median ? selected : 0)
+        func add(_ output: Int) {
+            if averaging == .median {
+                segmentPower[output] += transform.power[0..<bins]
+                return
+            }
+            values.withUnsafeMutableBufferPointer { all in
+                transform.combine(into: UnsafeMutableBufferPointer(rebasing: all[output * bins..<(output + 1) * bins]), averaging)
+            }
+        }
         for segment in segments(ofChunk: chunk) {
             let start = start(ofSegment: segment)
-            guard try frames.load(start..<start + Int64(windowSize)) == windowSize else {
-                if analyzer.segmentCount == nil { break }  // the end of a stream
-                throw .malformed(path: analyzer.file.path, reason: "the file ended before frame \(start + Int64(windowSize))")
+            let segmentFrames = start..<start + Int64(windowSize)
+            // 16-bit PCM is windowed where it lies; a segment across two cache blocks is decoded.
+            let inPlace =
+                int16Channels.map { channels in
+                    frames.reader.withInt16Frames(segmentFrames) { (raw: UnsafeRawBufferPointer) -> Void in
+                        for (output, channel) in channels.enumerated() {
+                            transform.transform(int16: raw, channels: fileChannels, channel: channel)
+                            add(output)
+                        }
+                    } != nil
+                } ?? false
+            if !inPlace {
+                guard try frames.load(segmentFrames) == windowSize else {
+                    if analyzer.segmentCount == nil { break }  // the end of a stream
+                    throw .malformed(path: analyzer.file.path, reason: "the file ended before frame \(segmentFrames.upperBound)")
+                }
+                for output in 0..<selected {
+                    transform.transform(frames.samples, firstFrame: 0, channels: fileChannels, channel: analyzer.sourceChannels[output])
+                    add(output)
+                }
             }
             done += 1
-            for output in 0..<selected {
-                let channel = analyzer.sourceChannels[output]
-                transform.transform(frames.samples, firstFrame: 0, channels: fileChannels, channel: channel)
-                if averaging == .median {
-                    segmentPower[output] += transform.power[0..<bins]
-                    continue
-                }
-                values.withUnsafeMutableBufferPointer { all in
-                    transform.combine(into: UnsafeMutableBufferPointer(rebasing: all[output * bins..<(output + 1) * bins]), averaging)
-                }
-            }
         }
         return ChunkResult(index: chunk, segments: done, values: values, segmentPower: segmentPower)
     }

@@ -51,6 +51,35 @@ struct SegmentTransformTests {
         }
     }
 
+    @Test("windowing 16-bit samples where they lie gives the products of decoding to Float first (x · 2^-15) and then windowing, bit for bit: 1 to 3 channels, every channel, every window length up to 40, at the buffer's end")
+    func int16WindowedAgreesWithDecodeFirstModel() {
+        var random = SeededGenerator(seed: 29)
+        for channels in 1...3 {
+            for length in 1...40 {
+                let frames = length + Int.random(in: 0...3, using: &random)
+                // Full-scale codes included: -32768 and 32767.
+                let codes = (0..<frames * channels).map { _ in Int16.random(in: Int16.min...Int16.max, using: &random) }
+                let window = (0..<length).map { _ in Float.random(in: 0...1, using: &random) }
+                let scaled = window.map { $0 * 0x1p-15 }
+                let firstFrame = frames - length
+                for channel in 0..<channels {
+                    var input = [Float](repeating: .nan, count: length)
+                    // Exactly the segment's bytes, so that a load past them would be caught by ASan.
+                    let segment = Array(codes[(firstFrame * channels)...])
+                    segment.withUnsafeBytes { bytes in
+                        scaled.withUnsafeBufferPointer { window in
+                            input.withUnsafeMutableBufferPointer { input in
+                                SegmentTransform.windowed(int16: bytes.baseAddress!, channel: channel, stride: channels, by: window, into: input)
+                            }
+                        }
+                    }
+                    let model = (0..<length).map { window[$0] * (Float(codes[(firstFrame + $0) * channels + channel]) * 0x1p-15) }
+                    #expect(input.map(\.bitPattern) == model.map(\.bitPattern), "\(channels) channels, channel \(channel), length \(length)")
+                }
+            }
+        }
+    }
+
     @Test("the power spectrum is |X[k]|² of FFTW's output bin by bin, bit for bit, for sizes whose bin counts leave 0–3 bins after the groups of four")
     func powerAgreesWithScalarModel() {
         var random = SeededGenerator(seed: 28)

@@ -70,6 +70,32 @@ struct SpectrumTests {
         }
     }
 
+    @Test("16-bit PCM windowed where it lies in the cache gives libsndfile's decode's spectrum bit for bit: sox-made files of 1–3 channels over several 1 MiB blocks, every averaging, a range, one channel")
+    func int16InPlaceMatchesLibsndfile() async throws {
+        let sox = try #require(which("sox"), "sox is missing: run `make setup`")
+        for channels in 1...3 {
+            // 6 s of 16-bit audio: 0.6 to 1.7 MiB, so segments straddle a block boundary.
+            let path = scratch.file("s16-\(channels)ch.wav")
+            let made = try run(sox, ["-R", "-n", "-r", "48000", "-c", String(channels), "-b", "16", path, "synth", "6", "pinknoise", "sine", "997", "gain", "-3"])
+            #expect(made.status == 0)
+            let inPlace = try AudioFile.open(path), decoded = try AudioFile.open(path, decoding: .libsndfile)
+            #expect(try inPlace.makeReader().holdsHostInt16 && !(try decoded.makeReader().holdsHostInt16))
+            let frames = inPlace.format.frames!
+            for (range, selection, averaging) in [
+                (0..<frames, ChannelSelection.all, Averaging.mean), (0..<frames, .all, .median), (0..<frames, .all, .max),
+                (12_345..<frames - 999, .all, .min), (0..<frames, .single(channels - 1), .mean),
+            ] {
+                let parameters = SpectrumParameters(fftSize: 4096, averaging: averaging)
+                let ours = try await SpectrumAnalyzer(file: inPlace, frames: range, channels: selection, parameters: parameters).run(workers: 2)
+                let reference = try await SpectrumAnalyzer(file: decoded, frames: range, channels: selection, parameters: parameters).run(workers: 2)
+                #expect(ours.segments == reference.segments)
+                #expect(
+                    ours.power.map { $0.map(\.bitPattern) } == reference.power.map { $0.map(\.bitPattern) },
+                    "\(channels) channels, \(range), \(selection), \(averaging)")
+            }
+        }
+    }
+
     @Test("median averaging resists a transient that the mean does not")
     func medianResistsTransients() async throws {
         var signal = Signals.noise(count: 48_000 * 10, amplitude: 0.01, seed: 6)
