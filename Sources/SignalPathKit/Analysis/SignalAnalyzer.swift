@@ -112,7 +112,7 @@ public struct SignalAnalyzer: Sendable {
         let combiner = AnalysisCombiner(analyzer: self)
         guard let length = knownLength, file.isSeekable else {
             try await runStream(workers: workers, combiner: combiner, subBlocks: subBlocks)
-            return try combiner.finish()
+            return await combiner.finish()
         }
         let chunkCount = Int((length + Int64(chunkFrames) - 1) / Int64(chunkFrames))
         let workerCount = max(1, min(workers, chunkCount))
@@ -127,7 +127,7 @@ public struct SignalAnalyzer: Sendable {
             progress?(combiner.fractionDone)
         }
         await aligned
-        return try combiner.finish()
+        return await combiner.finish()
     }
 
     /// Plans the FFT of `settings`' spectrum now (from the built-in wisdom, ~5 M instructions with
