@@ -131,8 +131,8 @@ public struct SignalAnalyzer: Sendable {
     }
 
     /// Plans the FFT of `settings`' spectrum now (from the built-in wisdom, ~5 M instructions with
-    /// FFTW's planner set up): `analyze` has it made on an idle core once a file has opened, while
-    /// the analysis sets up, where a 1 s range otherwise waited for it in its worker's setup.
+    /// FFTW's planner set up): `analyze` has it made on an idle core while a file opens and the
+    /// analysis sets up, where a 1 s range otherwise waited for it in its worker's setup.
     public static func prepare(_ settings: AnalysisSettings) {
         RealFFT.prepare(size: settings.spectrum.fftSize)
     }
