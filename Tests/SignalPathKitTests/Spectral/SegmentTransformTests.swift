@@ -51,7 +51,9 @@ struct SegmentTransformTests {
         }
     }
 
-    @Test("windowing 16-bit samples where they lie gives the products of decoding to Float first (x · 2^-15) and then windowing, bit for bit: 1 to 3 channels, every channel, every window length up to 40, at the buffer's end")
+    @Test(
+        "windowing 16-bit samples where they lie gives the products of decoding to Float first (x · 2^-15) and then windowing, bit for bit: 1 to 3 channels, every channel, every window length up to 40, at the end"
+    )
     func int16WindowedAgreesWithDecodeFirstModel() {
         var random = SeededGenerator(seed: 29)
         for channels in 1...3 {

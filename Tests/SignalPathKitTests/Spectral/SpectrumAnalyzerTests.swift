@@ -70,7 +70,9 @@ struct SpectrumTests {
         }
     }
 
-    @Test("16-bit PCM windowed where it lies in the cache gives libsndfile's decode's spectrum bit for bit: sox-made files of 1–3 channels over several 1 MiB blocks, every averaging, a range, one channel")
+    @Test(
+        "16-bit PCM windowed where it lies in the cache gives libsndfile's decode's spectrum bit for bit: sox-made files of 1–3 channels over 1 MiB blocks, every averaging, a range, one channel"
+    )
     func int16InPlaceMatchesLibsndfile() async throws {
         let sox = try #require(which("sox"), "sox is missing: run `make setup`")
         for channels in 1...3 {
