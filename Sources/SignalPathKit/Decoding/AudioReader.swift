@@ -63,6 +63,12 @@ public final class AudioReader {
         return pcm.withInt16Frames(frames, body)
     }
 
+    /// `PCMDecoder.forEachInt16Piece` for a seekable file; false otherwise.
+    func forEachInt16Piece(_ frames: Range<Int64>, _ body: (UnsafeRawBufferPointer, Int) -> Void) -> Bool {
+        guard file.isSeekable, let pcm = decoder as? PCMDecoder else { return false }
+        return pcm.forEachInt16Piece(frames, body)
+    }
+
     /// Asks the decoder not to read ahead past `frame` (where it can: uncompressed PCM), so that
     /// analysing a range reads only the bytes of the range.
     public func limitReadAhead(toFrame frame: Int64) {

@@ -14,6 +14,13 @@ extension FrameWindow {
     /// has simply ended. Frames wanted past the range's end (a look-ahead) may be missing.
     func loadChunk(_ wanted: Range<Int64>, rangeStart: Int64, knownLength: Int64?, path: String) throws(SignalPathError) -> ChunkLoad {
         let got = try load(rangeStart + wanted.lowerBound..<rangeStart + wanted.upperBound)
+        return try ChunkLoad(got: got, of: wanted, rangeStart: rangeStart, knownLength: knownLength, path: path)
+    }
+}
+
+extension FrameWindow.ChunkLoad {
+    /// What a load of `wanted` that found `got` frames means (see `FrameWindow.loadChunk`).
+    init(got: Int, of wanted: Range<Int64>, rangeStart: Int64, knownLength: Int64?, path: String) throws(SignalPathError) {
         let inRange = wanted.lowerBound..<max(wanted.lowerBound, min(wanted.upperBound, knownLength ?? Int64.max))
         let available = wanted.lowerBound + Int64(min(got, inRange.count))
         var endOfInput: Int64? = nil
@@ -26,6 +33,6 @@ extension FrameWindow {
         } else if let length = knownLength, inRange.upperBound == length {
             endOfInput = length
         }
-        return ChunkLoad(got: got, available: available, endOfInput: endOfInput)
+        self.init(got: got, available: available, endOfInput: endOfInput)
     }
 }

@@ -88,6 +88,35 @@ final class PCMDecoder: FrameDecoder {
         return result
     }
 
+    /// Hands `body` the interleaved 16-bit samples of `frames` piece by piece where they lie in
+    /// memory, each piece whole frames with the index of its first frame in `frames` (a frame split
+    /// between two cache blocks is copied and handed on its own); false, perhaps after some pieces,
+    /// when the samples are not `holdsHostInt16` or the file does not hold them all (then `read`
+    /// decodes them, and reports a cut file). The decoder's position does not move.
+    func forEachInt16Piece(_ frames: Range<Int64>, _ body: (UnsafeRawBufferPointer, Int) -> Void) -> Bool {
+        guard holdsHostInt16, frames.lowerBound >= 0, frames.upperBound <= layout.frames ?? Int64.max else { return false }
+        let bytesPerFrame = layout.bytesPerFrame, wanted = frames.count
+        cursor.seek(to: layout.dataOffset + frames.lowerBound * Int64(bytesPerFrame))
+        var done = 0
+        while done < wanted {
+            let first = done
+            let used = cursor.peek(upTo: (wanted - done) * bytesPerFrame) { bytes in
+                let whole = bytes.count / bytesPerFrame
+                guard whole > 0 else { return 0 }
+                body(UnsafeRawBufferPointer(rebasing: bytes[..<(whole * bytesPerFrame)]), first)
+                return whole * bytesPerFrame
+            }
+            if used > 0 {
+                done += used / bytesPerFrame
+                continue
+            }
+            guard frameBytes.withUnsafeMutableBytes({ cursor.read(into: $0) }) == bytesPerFrame else { return false }
+            frameBytes.withUnsafeBytes { body($0, first) }
+            done += 1
+        }
+        return true
+    }
+
     /// Converts `count` samples from `raw` into the start of `out`.
     private func convert(_ raw: UnsafeRawBufferPointer, samples count: Int, into out: UnsafeMutableBufferPointer<Float>) {
         let swap = layout.bigEndian == (1.littleEndian == 1)  // bytes differ from the host's order

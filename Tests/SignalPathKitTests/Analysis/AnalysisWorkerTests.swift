@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import SignalPathTestSupport
+@testable import SignalPathKit
+
+@Suite("Analysis worker")
+struct AnalysisWorkerTests {
+    let scratch = ScratchDirectory("analysis-worker")
+
+    @Test("16-bit frames go into the rows as PCMDecoder converts them (x · 2^-15), bit for bit: 1 to 3 channels, 0 to 9 frames, full-scale codes")
+    func int16DeinterleaveAgreesWithDecoderModel() {
+        var random = SeededGenerator(seed: 31)
+        for channels in 1...3 {
+            for frames in 0...9 {
+                let codes = (0..<frames * channels).map { _ in Int16.random(in: Int16.min...Int16.max, using: &random) }
+                let rowLength = frames + 2
+                var rows = [Float](repeating: .nan, count: rowLength * channels)
+                codes.withUnsafeBytes { piece in
+                    rows.withUnsafeMutableBufferPointer { rows in
+                        AnalysisWorker.deinterleave(int16: piece, channels: channels, into: rows.baseAddress! + 1, rowLength: rowLength)
+                    }
+                }
+                for channel in 0..<channels {
+                    let row = Array(rows[channel * rowLength + 1..<channel * rowLength + 1 + frames])
+                    let model = (0..<frames).map { Float(codes[$0 * channels + channel]) * 0x1p-15 }
+                    #expect(row.map(\.bitPattern) == model.map(\.bitPattern), "\(channels) channels, \(frames) frames, channel \(channel)")
+                    // Nothing written outside the frames.
+                    #expect(rows[channel * rowLength].isNaN && rows[channel * rowLength + 1 + frames].isNaN)
+                }
+            }
+        }
+    }
+
+    @Test(
+        "16-bit PCM read in place gives the analysis of libsndfile's decode, byte for byte in JSON: sox-made files of 1–3 channels over several chunks and 1 MiB blocks, ranges at the start, middle and end"
+    )
+    func int16InPlaceMatchesLibsndfile() async throws {
+        let sox = try #require(which("sox"), "sox is missing: run `make setup`")
+        for channels in 1...3 {
+            // 14 s: several chunks, and 1.3 to 3.8 MiB, so chunks and frames straddle cache blocks.
+            let path = scratch.file("s16-\(channels)ch.wav")
+            let made = try run(
+                sox, ["-R", "-n", "-r", "48000", "-c", String(channels), "-b", "16", path, "synth", "14", "pinknoise", "sine", "997", "gain", "-1"])
+            #expect(made.status == 0)
+            let inPlace = try AudioFile.open(path), decoded = try AudioFile.open(path, decoding: .libsndfile)
+            #expect(try inPlace.makeReader().holdsHostInt16 && !(try decoded.makeReader().holdsHostInt16))
+            let frames = try #require(inPlace.format.frames)
+            for range in [0..<frames, 48_001..<480_000, frames - 48_000..<frames, 300_000..<348_000] {
+                let ours = try await SignalAnalyzer(file: inPlace, frames: range, settings: AnalysisSettings()).run(workers: 2)
+                let reference = try await SignalAnalyzer(file: decoded, frames: range, settings: AnalysisSettings()).run(workers: 2)
+                #expect(JSONValue.object(ours.jsonMembers) == JSONValue.object(reference.jsonMembers), "\(channels) channels, \(range)")
+            }
+        }
+    }
+}
