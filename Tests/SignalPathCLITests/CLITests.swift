@@ -39,6 +39,22 @@ struct CLITests {
     }
 
     @Test(
+        "a command named first, parsed on its own, still answers as ArgumentParser's root does: its --help and -h are `help COMMAND`, a bad option's usage names `signalpath COMMAND`, --version is the root's",
+        arguments: ["info", "analyze", "loudness", "check", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "replay", "record"])
+    func commandParsedOnItsOwnAnswersAsTheRoot(command: String) throws {
+        let fromRoot = try signalpath("help", command)
+        #expect(fromRoot.status == 0 && fromRoot.stdout.contains("signalpath \(command) "))
+        for flag in ["--help", "-h"] {
+            let help = try signalpath(command, flag)
+            #expect(help.status == 0 && help.stdout == fromRoot.stdout, "\(command) \(flag)")
+        }
+        let bad = try signalpath(command, "--no-such-option")
+        #expect(bad.status == 64 && bad.stderr.contains("Usage: signalpath \(command) "), "\(command): \(bad.stderr)")
+        let version = try signalpath(command, "--version"), rootVersion = try signalpath("--version")
+        #expect(version.status == 0 && version.stdout == rootVersion.stdout, "\(command) --version")
+    }
+
+    @Test(
         "every command's examples survive copy and paste on an 80-column terminal: none is reflowed, and each runs as a shell command",
         arguments: ["info", "analyze", "loudness", "check", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "replay", "record"])
     func examplesSurviveCopyAndPaste(command: String) throws {
