@@ -59,7 +59,8 @@ whole = [
     ("numpy welch (batched rfft, memory-mapped)", f"python3 {os.path.dirname(__file__)}/welch_stream.py {wav}"),
     ("FFT-only loop (same segments, in memory)", f"{micro} fft-only {segments} 2 4096 2"),
 ]
-results = hyperfine(whole, runs=3)
+# 5 runs: with 3, one slow run of the FFT-only loop or of spectrum moved their ratio by 0.3.
+results = hyperfine(whole, runs=5)
 groups.append(("60-minute 48 kHz stereo 16-bit WAV, whole file", whole, results, 3600))
 t = lambda name: results[name]["median"]
 targets.append(("spectrum ≥ 8× faster than streaming scipy Welch", t("scipy welch (streaming)") / t("signalpath spectrum"), 8, "≥"))
@@ -86,7 +87,9 @@ ranged = [
     ("ffmpeg -ss 2700 -t 1 astats", f"ffmpeg -nostats -hide_banner -ss 2700 -t 1 -i {wav} -af astats -f null -"),
     ("signalpath analyze 1 s, last minute of 4.5 GB RF64", f"{signalpath} analyze {rf64} --range {last_minute}..{last_minute + 1} --format json"),
 ]
-results = hyperfine(ranged, runs=20, warmup=3)
+# 100 runs: with 20, the median of a 10 ms command moved by up to 5 ms between runs of the same
+# code on this shared machine (three runs, 2026-11-26).
+results = hyperfine(ranged, runs=100, warmup=5)
 groups.append(("1 s ranges (time should grow with the range, not the file)", ranged, results, 1))
 t = lambda name: results[name]["median"]
 targets.append(("analyze of 1 s at 45:00 ≤ ½ of sox trim", t("signalpath analyze 1 s at 45:00") / t("sox trim 2700 1 stat -freq"), 0.5, "≤"))
