@@ -35,15 +35,9 @@ struct AnalysisWorkerTests {
         "16-bit PCM read in place gives the analysis of libsndfile's decode, byte for byte in JSON: sox-made files of 1–3 channels over several chunks and 1 MiB blocks, ranges at the start, middle and end"
     )
     func int16InPlaceMatchesLibsndfile() async throws {
-        let sox = try #require(which("sox"), "sox is missing: run `make setup`")
         for channels in 1...3 {
             // 14 s: several chunks, and 1.3 to 3.8 MiB, so chunks and frames straddle cache blocks.
-            let path = scratch.file("s16-\(channels)ch.wav")
-            let made = try run(
-                sox, ["-R", "-n", "-r", "48000", "-c", String(channels), "-b", "16", path, "synth", "14", "pinknoise", "sine", "997", "gain", "-1"])
-            #expect(made.status == 0)
-            let inPlace = try AudioFile.open(path), decoded = try AudioFile.open(path, decoding: .libsndfile)
-            #expect(try inPlace.makeReader().holdsHostInt16 && !(try decoded.makeReader().holdsHostInt16))
+            let (inPlace, decoded) = try soxInt16File(scratch, channels: channels, seconds: 14)
             let frames = try #require(inPlace.format.frames)
             for range in [0..<frames, 48_001..<480_000, frames - 48_000..<frames, 300_000..<348_000] {
                 let ours = try await SignalAnalyzer(file: inPlace, frames: range, settings: AnalysisSettings()).run(workers: 2)

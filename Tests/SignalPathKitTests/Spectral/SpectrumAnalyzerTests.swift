@@ -74,14 +74,9 @@ struct SpectrumTests {
         "16-bit PCM windowed where it lies in the cache gives libsndfile's decode's spectrum bit for bit: sox-made files of 1–3 channels over 1 MiB blocks, every averaging, a range, one channel"
     )
     func int16InPlaceMatchesLibsndfile() async throws {
-        let sox = try #require(which("sox"), "sox is missing: run `make setup`")
         for channels in 1...3 {
             // 6 s of 16-bit audio: 0.6 to 1.7 MiB, so segments straddle a block boundary.
-            let path = scratch.file("s16-\(channels)ch.wav")
-            let made = try run(sox, ["-R", "-n", "-r", "48000", "-c", String(channels), "-b", "16", path, "synth", "6", "pinknoise", "sine", "997", "gain", "-3"])
-            #expect(made.status == 0)
-            let inPlace = try AudioFile.open(path), decoded = try AudioFile.open(path, decoding: .libsndfile)
-            #expect(try inPlace.makeReader().holdsHostInt16 && !(try decoded.makeReader().holdsHostInt16))
+            let (inPlace, decoded) = try soxInt16File(scratch, channels: channels, seconds: 6)
             let frames = inPlace.format.frames!
             for (range, selection, averaging) in [
                 (0..<frames, ChannelSelection.all, Averaging.mean), (0..<frames, .all, .median), (0..<frames, .all, .max),

@@ -28,6 +28,19 @@ func spectrum(
     return try await analyzer.run(workers: workers)
 }
 
+/// A sox-made 16-bit WAV of `seconds` of pink noise and a 997 Hz tone in `channels` channels, opened
+/// twice: read where its samples lie (`PCMDecoder`), and through libsndfile's decode, the reference
+/// the in-place paths are held to.
+func soxInt16File(_ scratch: ScratchDirectory, channels: Int, seconds: Int) throws -> (inPlace: AudioFile, decoded: AudioFile) {
+    let sox = try #require(which("sox"), "sox is missing: run `make setup`")
+    let path = scratch.file("s16-\(channels)ch-\(seconds)s.wav")
+    let made = try run(sox, ["-R", "-n", "-r", "48000", "-c", String(channels), "-b", "16", path, "synth", String(seconds), "pinknoise", "sine", "997", "gain", "-1"])
+    #expect(made.status == 0)
+    let inPlace = try AudioFile.open(path), decoded = try AudioFile.open(path, decoding: .libsndfile)
+    #expect(try inPlace.makeReader().holdsHostInt16 && !(try decoded.makeReader().holdsHostInt16))
+    return (inPlace, decoded)
+}
+
 /// A canvas pre-filled with a marker, so that drawing outside the view's area shows in goldens.
 func markedCanvas(width: Int, height: Int) -> Canvas { Canvas(width: width, height: height, fill: Cell("·")) }
 
