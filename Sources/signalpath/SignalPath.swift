@@ -65,8 +65,8 @@ struct SignalPath: AsyncParsableCommand {
     /// The command `arguments` ask for. A command named first is parsed on its own, as a root:
     /// ArgumentParser's parse from the real root reflected the root command and parsed its
     /// built-in completion commands too, 3.6 M of the 66.4 M instructions of `analyze` of a 1 s
-    /// range (callgrind; 300 interleaved runs: median 10.51 → 9.96 ms, `info` on a 10 s WAV
-    /// 5.10 → 4.70 ms). Whatever that parse does not turn into the command itself (an error, a
+    /// range (callgrind; `info` 18.4 → 16.6 M; two sets of 300 interleaved runs: median 10.51 →
+    /// 9.96 and 11.40 → 10.61 ms, `info` on a 10 s WAV 5.10 → 4.70 and 5.49 → 5.43 ms). Whatever that parse does not turn into the command itself (an error, a
     /// request for help, which it answers with its own help command) is parsed again from the
     /// root, so that messages, help and exit codes are the root's.
     private static func parse(_ arguments: [String]) async throws -> ParsableCommand {

@@ -315,19 +315,17 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
 
     /// Converts whole interleaved 16-bit frames (host byte order) into rows from `rows` on (row c
     /// at `rows + c · rowLength`), each sample x · 2^-15 as `PCMDecoder` converts it; stereo four
-    /// frames at a time, each frame loaded as an Int32 and its samples sign-extended by shifts.
+    /// frames at a time (`PCMDecoder.channel(_:of:)`).
     static func deinterleave(int16 piece: UnsafeRawBufferPointer, channels: Int, into rows: UnsafeMutablePointer<Float>, rowLength: Int) {
         let frames = piece.count / (2 * channels)
         guard frames > 0, let source = piece.baseAddress else { return }
         var frame = 0
         if channels == 2 {
             let left = rows, right = rows + rowLength
-            // A frame's first sample is its low half on a little-endian processor.
-            let (leftShift, rightShift): (Int32, Int32) = 1.littleEndian == 1 ? (16, 0) : (0, 16)
             while frame &+ 4 <= frames {
                 let pairs = source.loadUnaligned(fromByteOffset: frame &* 4, as: SIMD4<Int32>.self)
-                UnsafeMutableRawPointer(left + frame).storeBytes(of: SIMD4<Float>((pairs &<< leftShift) &>> 16) * 0x1p-15, as: SIMD4<Float>.self)
-                UnsafeMutableRawPointer(right + frame).storeBytes(of: SIMD4<Float>((pairs &<< rightShift) &>> 16) * 0x1p-15, as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(left + frame).storeBytes(of: PCMDecoder.channel(true, of: pairs) * 0x1p-15, as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(right + frame).storeBytes(of: PCMDecoder.channel(false, of: pairs) * 0x1p-15, as: SIMD4<Float>.self)
                 frame &+= 4
             }
         }

@@ -7,10 +7,14 @@ public final class AudioReader {
     /// The frame the next `read` starts at.
     public private(set) var position: Int64 = 0
     private let decoder: FrameDecoder
+    /// The decoder, when it is `PCMDecoder` over a file (not a stream) and so can hand out samples
+    /// where they lie.
+    private let inPlace: PCMDecoder?
 
     init(file: AudioFile, decoder: FrameDecoder) {
         self.file = file
         self.decoder = decoder
+        inPlace = file.isSeekable ? decoder as? PCMDecoder : nil
     }
 
     public var format: AudioFormat { file.format }
@@ -52,21 +56,19 @@ public final class AudioReader {
     }
 
     /// True when the file's samples are 16-bit PCM in the host's byte order, read in place
-    /// (`withInt16Frames`).
-    var holdsHostInt16: Bool { file.isSeekable && (decoder as? PCMDecoder)?.holdsHostInt16 == true }
+    /// (`withInt16Frames`, `forEachInt16Piece`).
+    var holdsHostInt16: Bool { inPlace?.holdsHostInt16 == true }
 
     /// Hands `body` the raw interleaved 16-bit samples of `frames` where they lie in memory in one
     /// piece; nil where they do not (see `PCMDecoder.withInt16Frames`): `read` them instead. The
     /// position does not move.
     func withInt16Frames<Result>(_ frames: Range<Int64>, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        guard file.isSeekable, let pcm = decoder as? PCMDecoder else { return nil }
-        return pcm.withInt16Frames(frames, body)
+        inPlace?.withInt16Frames(frames, body) ?? nil
     }
 
     /// `PCMDecoder.forEachInt16Piece` for a seekable file; false otherwise.
     func forEachInt16Piece(_ frames: Range<Int64>, _ body: (UnsafeRawBufferPointer, Int) -> Void) -> Bool {
-        guard file.isSeekable, let pcm = decoder as? PCMDecoder else { return false }
-        return pcm.forEachInt16Piece(frames, body)
+        inPlace?.forEachInt16Piece(frames, body) ?? false
     }
 
     /// Asks the decoder not to read ahead past `frame` (where it can: uncompressed PCM), so that

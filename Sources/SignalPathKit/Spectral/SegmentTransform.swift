@@ -48,7 +48,7 @@ public final class SegmentTransform {
     /// as they lie in a 16-bit PCM file (interleaved, host byte order, unaligned), converted while
     /// they are windowed: the same bits as decoding them to Float first, without the decode's pass
     /// and copy (`PCMDecoder.withInt16Frames`).
-    public func transform(int16 samples: UnsafeRawBufferPointer, channels: Int, channel: Int) {
+    func transform(int16 samples: UnsafeRawBufferPointer, channels: Int, channel: Int) {
         let windowSize = window.count
         precondition(channel >= 0 && channel < channels && samples.count >= windowSize * channels * 2)
         int16Window.withUnsafeBufferPointer { window in
@@ -60,10 +60,10 @@ public final class SegmentTransform {
     }
 
     /// `input[n] = window[n] · Float(sample n of channel `channel`)` over interleaved 16-bit
-    /// samples from `frames` on, four frames at a time for one or two channels. Two channels load as
-    /// four Int32 frames, each sample then sign-extended by shifts: taking every other Int16 lane
-    /// became four dependent inserts, and `spectrum` ran slower than decoding first (medians of five
-    /// alternating runs: 0.74 against 0.61 s).
+    /// samples from `frames` on, four frames at a time for one or two channels (two as
+    /// `PCMDecoder.channel(_:of:)` splits them: with every other Int16 lane taken instead,
+    /// `spectrum` ran slower than decoding first, medians of five alternating runs 0.74 against
+    /// 0.61 s).
     static func windowed(
         int16 frames: UnsafeRawPointer, channel: Int, stride: Int, by window: UnsafeBufferPointer<Float>,
         into input: UnsafeMutableBufferPointer<Float>
@@ -79,11 +79,8 @@ public final class SegmentTransform {
                 n &+= 4
             }
         } else if stride == 2 {
-            // A frame's first sample is its low half on a little-endian processor.
-            let shift: Int32 = (channel == 0) == (1.littleEndian == 1) ? 16 : 0
             while n &+ 4 <= count {
-                let pairs = frames.loadUnaligned(fromByteOffset: 4 &* n, as: SIMD4<Int32>.self)
-                let values = SIMD4<Float>((pairs &<< shift) &>> 16)
+                let values = PCMDecoder.channel(channel == 0, of: frames.loadUnaligned(fromByteOffset: 4 &* n, as: SIMD4<Int32>.self))
                 let weight = UnsafeRawPointer(weights + n).loadUnaligned(as: SIMD4<Float>.self)
                 UnsafeMutableRawPointer(target + n).storeBytes(of: weight * values, as: SIMD4<Float>.self)
                 n &+= 4

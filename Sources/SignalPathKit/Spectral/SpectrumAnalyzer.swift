@@ -186,15 +186,16 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
             let start = start(ofSegment: segment)
             let segmentFrames = start..<start + Int64(windowSize)
             // 16-bit PCM is windowed where it lies; a segment across two cache blocks is decoded.
-            let inPlace =
-                int16Channels.map { channels in
+            var inPlace = false
+            if let channels = int16Channels {
+                inPlace =
                     frames.reader.withInt16Frames(segmentFrames) { (raw: UnsafeRawBufferPointer) -> Void in
                         for (output, channel) in channels.enumerated() {
                             transform.transform(int16: raw, channels: fileChannels, channel: channel)
                             add(output)
                         }
                     } != nil
-                } ?? false
+            }
             if !inPlace {
                 guard try frames.load(segmentFrames) == windowSize else {
                     if analyzer.segmentCount == nil { break }  // the end of a stream
