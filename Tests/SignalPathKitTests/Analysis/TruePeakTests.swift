@@ -144,6 +144,49 @@ struct TruePeakTests {
         }
     }
 
+    /// BS.1770's meter skips a phase over stretches whose inputs cannot beat the peak so far; the
+    /// answer must be every output's, as a plain scan of all outputs of all phases finds it: the
+    /// largest magnitude (or the floor), and the earliest output holding it. Seeded signals whose
+    /// level jumps every few dozen samples (so stretches, phases and runs of them are skipped in
+    /// every combination), with a few outputs driven to their phase's bound (the 12 inputs they
+    /// read at one magnitude, with their taps' signs, often across a stretch's start), seeded
+    /// ranges and floors around the answer.
+    @Test("BS.1770's skipping meter equals a scan of every output of every phase, peak and place")
+    func skippingMatchesFullScan() {
+        var generator = SeededGenerator(seed: 1770)
+        let meter = TruePeakMeter(mode: .bs1770)
+        for round in 0..<300 {
+            let count = Int.random(in: 40...2000, using: &generator)
+            var x = [Float](repeating: 0, count: count)
+            var level: Float = 1
+            for index in x.indices {
+                if index % Int.random(in: 20...90, using: &generator) == 0 { level = [1, 0.7, 0.5, 0.3, 0.05][Int.random(in: 0..<5, using: &generator)] }
+                x[index] = Float.random(in: -1...1, using: &generator) * level
+            }
+            for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                let phase = Int.random(in: 0..<4, using: &generator), output = Int.random(in: 11..<count, using: &generator)
+                let magnitude = Float.random(in: 0.3...1, using: &generator)
+                for tap in 0..<TruePeakMeter.taps { x[output - tap] = TruePeakMeter.phases[phase][tap] < 0 ? -magnitude : magnitude }
+            }
+            let lower = Int.random(in: 11...30, using: &generator), upper = Int.random(in: lower + 1...count, using: &generator)
+            // Every output of every phase, summed as the meter's kernel sums on this processor.
+            var model: Float = 0, place: Double?
+            x.withUnsafeBufferPointer { x in
+                for index in lower..<upper {
+                    for phase in 0..<4 {
+                        let value = TruePeakMeter.interpolate(x.baseAddress!, index..<index + 1, phase: phase, wide: TruePeakMeter.wide)
+                        if value > model { (model, place) = (value, Double(index) - TruePeakMeter.phaseDelay + Double(phase) / 4) }
+                    }
+                }
+            }
+            let floor = model * [0, 0.5, 0.99, 1.01, 1][round % 5]
+            let (peak, found) = x.withUnsafeBufferPointer { (meter.peak($0, range: lower..<upper, above: floor), meter.locatePeak($0, range: lower..<upper, above: floor)) }
+            #expect(peak == max(floor, model), "round \(round), \(lower)..<\(upper), floor \(floor): \(peak) against \(model)")
+            #expect(found.peak == peak, "round \(round): located \(found.peak) against \(peak)")
+            #expect(found.position == (model > floor ? place : nil), "round \(round): at \(String(describing: found.position)) against \(String(describing: place))")
+        }
+    }
+
     /// The AVX2 path (eight outputs at a time; even and odd taps in two chains of fused
     /// multiply-adds) and the SSE path (four at a time, a multiply then an add, tap after tap)
     /// against scalar models of their arithmetic, in the same order: equal bits, for seeded
