@@ -39,7 +39,7 @@ public struct TruePeakMeter: Sendable {
     /// `gainBounds[p]` (the phase's sum of |coefficient|, raised by 10⁻⁴ so that the rounding of
     /// the sums cannot slip past it): 1.43 for the outer phases, 2.02 for the middle two. A phase
     /// whose bound cannot beat the running peak is not interpolated over that stretch.
-    static let gainBounds: [Float] = phases.map { $0.reduce(0) { $0 + abs($1) } * 1.0001 }
+    static let gainBounds = SIMD4(phases.map { $0.reduce(0) { $0 + abs($1) } * 1.0001 })
     /// Outputs per block: `locatePeak` remembers blocks, `peak` interpolates at most a block's
     /// outputs per call.
     static let blockSize = 256
@@ -71,18 +71,13 @@ public struct TruePeakMeter: Sendable {
         if mode == .accurate { return OversamplingInterpolator.shared.peak(base, times: range, above: floor) }
         var peak = floor
         var blockStart = range.lowerBound
+        let bounds = Self.gainBounds
         while blockStart < range.upperBound {
             let blockEnd = min(blockStart + Self.blockSize, range.upperBound)
-            // Each stretch's largest input magnitude, among the inputs its outputs read (a block
-            // is four stretches).
-            var largest = SIMD4<Float>()
             let stretches = (blockEnd - blockStart + Self.stretchSize - 1) / Self.stretchSize
-            for stretch in 0..<stretches {
-                let start = blockStart + stretch * Self.stretchSize
-                largest[stretch] = Self.largestMagnitude(base, (start - Self.taps + 1)..<min(start + Self.stretchSize, blockEnd))
-            }
+            let largest = Self.stretchMagnitudes(base, from: blockStart, to: blockEnd)
             for phase in 0..<4 {
-                let bound = Self.gainBounds[phase]
+                let bound = bounds[phase]
                 // Runs of stretches whose bound beats the peak, each run interpolated in one call.
                 var stretch = 0
                 while stretch < stretches {
@@ -102,8 +97,24 @@ public struct TruePeakMeter: Sendable {
         return peak
     }
 
-    /// max |x| over `range`, four at a time.
-    static func largestMagnitude(_ samples: UnsafePointer<Float>, _ range: Range<Int>) -> Float {
+    /// For each stretch of the block `start..<end` (at most four), the largest input magnitude
+    /// among the inputs its outputs read: eight at a time in `TruePeakAVX2` when `wide` (four at
+    /// a time, the bounds were a sixth of the true peak's time in `analyze`, perf).
+    static func stretchMagnitudes(_ samples: UnsafePointer<Float>, from start: Int, to end: Int, wide: Bool = TruePeakMeter.wide) -> SIMD4<Float> {
+        if wide { return TruePeakAVX2.stretchMagnitudes(samples, from: start, to: end, stretch: stretchSize, lookBehind: taps - 1) }
+        var result = SIMD4<Float>()
+        var first = start, lane = 0
+        while first < end {
+            result[lane] = largestMagnitude(samples, (first - taps + 1)..<min(first + stretchSize, end), wide: false)
+            first += stretchSize
+            lane += 1
+        }
+        return result
+    }
+
+    /// max |x| over `range`, four at a time; eight at a time in `TruePeakAVX2` when `wide`.
+    static func largestMagnitude(_ samples: UnsafePointer<Float>, _ range: Range<Int>, wide: Bool = TruePeakMeter.wide) -> Float {
+        if wide { return TruePeakAVX2.largestMagnitude(samples, range) }
         var largest = SIMD4<Float>(repeating: 0)
         var index = range.lowerBound
         while index &+ 4 <= range.upperBound {

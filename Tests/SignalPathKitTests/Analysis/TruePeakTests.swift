@@ -184,6 +184,17 @@ struct TruePeakTests {
             #expect(peak == max(floor, model), "round \(round), \(lower)..<\(upper), floor \(floor): \(peak) against \(model)")
             #expect(found.peak == peak, "round \(round): located \(found.peak) against \(peak)")
             #expect(found.position == (model > floor ? place : nil), "round \(round): at \(String(describing: found.position)) against \(String(describing: place))")
+            // The bounds eight at a time (AVX2) and four at a time: the same magnitudes.
+            if TruePeakMeter.wide {
+                let end = Int.random(in: lower + 1...min(upper, lower + TruePeakMeter.blockSize), using: &generator)
+                let (wide, narrow) = x.withUnsafeBufferPointer {
+                    (
+                        TruePeakMeter.stretchMagnitudes($0.baseAddress!, from: lower, to: end, wide: true),
+                        TruePeakMeter.stretchMagnitudes($0.baseAddress!, from: lower, to: end, wide: false)
+                    )
+                }
+                #expect(wide == narrow, "round \(round), \(lower)..<\(end): \(wide) against \(narrow)")
+            }
         }
     }
 
