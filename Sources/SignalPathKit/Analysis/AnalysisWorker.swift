@@ -424,9 +424,9 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         power.withUnsafeMutableBufferPointer { power in
             let channelPower = UnsafeMutableBufferPointer(rebasing: power[channel * bins..<(channel + 1) * bins])
             for (segment, start) in starts.enumerated() {
-                transform.transform(row, firstFrame: frames.offset(start), channels: 1, channel: 0)
-                transform.combine(into: channelPower, .mean)
-                if let band = analyzer.distortionBins { strongestBins[segment * channels + channel] = transform.strongestBin(in: band) }
+                let accumulation = SegmentTransform.Accumulation(sums: channelPower, band: analyzer.distortionBins)
+                let strongest = transform.transform(row, firstFrame: frames.offset(start), channels: 1, channel: 0, accumulating: accumulation)
+                if let strongest { strongestBins[segment * channels + channel] = strongest }
                 probeEdges(into: &edges)
             }
         }
@@ -450,14 +450,14 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
             let leftPower = UnsafeMutableBufferPointer(rebasing: power[pair.left * bins..<(pair.left + 1) * bins])
             let rightPower = UnsafeMutableBufferPointer(rebasing: power[pair.right * bins..<(pair.right + 1) * bins])
             for (segment, start) in starts.enumerated() {
-                transform.transform(leftRow, firstFrame: frames.offset(start), channels: 1, channel: 0)
-                transform.combine(into: leftPower, .mean)
-                if let band = analyzer.distortionBins { strongestBins[segment * channels + pair.left] = transform.strongestBin(in: band) }
+                let leftAccumulation = SegmentTransform.Accumulation(sums: leftPower, band: analyzer.distortionBins)
+                let left = transform.transform(leftRow, firstFrame: frames.offset(start), channels: 1, channel: 0, accumulating: leftAccumulation)
+                if let left { strongestBins[segment * channels + pair.left] = left }
                 probeEdges(into: &edges)
                 pairSpectrum.withUnsafeMutableBufferPointer { kept in transform.withSpectrum { _ = kept.update(fromContentsOf: $0) } }
-                transform.transform(rightRow, firstFrame: frames.offset(start), channels: 1, channel: 0)
-                transform.combine(into: rightPower, .mean)
-                if let band = analyzer.distortionBins { strongestBins[segment * channels + pair.right] = transform.strongestBin(in: band) }
+                let rightAccumulation = SegmentTransform.Accumulation(sums: rightPower, band: analyzer.distortionBins)
+                let right = transform.transform(rightRow, firstFrame: frames.offset(start), channels: 1, channel: 0, accumulating: rightAccumulation)
+                if let right { strongestBins[segment * channels + pair.right] = right }
                 probeEdges(into: &edges)
                 pairSpectrum.withUnsafeBufferPointer { kept in
                     crossReal.withUnsafeMutableBufferPointer { real in

@@ -38,8 +38,7 @@ final class RealFFT {
     /// |X[k]|² of every bin k in 0...size/2 into the start of `power`.
     func powerSpectrum(into power: inout [Float], load: (UnsafeMutableBufferPointer<Float>) -> Void) {
         precondition(power.count >= binCount)
-        load(UnsafeMutableBufferPointer(start: input, count: size))
-        fftwf_execute_dft_r2c(plan, input, output)
+        transform(load: load)
         // The complex output read as interleaved (re, im) Floats: faster than going through the
         // tuple type (docs/ARCHITECTURE.md, "FFTW").
         let interleaved = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
@@ -59,6 +58,13 @@ final class RealFFT {
                 bin &+= 1
             }
         }
+    }
+
+    /// Lets `load` fill the `size` input samples and transforms them, leaving the spectrum for
+    /// `withLastSpectrum`.
+    func transform(load: (UnsafeMutableBufferPointer<Float>) -> Void) {
+        load(UnsafeMutableBufferPointer(start: input, count: size))
+        fftwf_execute_dft_r2c(plan, input, output)
     }
 
     /// Hands `body` the complex spectrum of the last transform as interleaved (re, im) Floats,

@@ -1,3 +1,5 @@
+import SignalPathAVX2
+
 /// One segment's trip through the FFT: a channel (or the mix of all) of interleaved frames,
 /// windowed and zero-padded, transformed, left as |X[k]|² in `power`.
 ///
@@ -21,14 +23,33 @@ public final class SegmentTransform {
 
     public var binCount: Int { fft.binCount }
 
+    /// Where a transform's power goes besides `power`: added to `sums` (one channel's bins, as
+    /// `combine(into:_:)` adds for `.mean`), and with a `band`, that band's strongest bin and power
+    /// found (as `strongestBin(in:)` finds them). On processors with AVX2 the three are one pass
+    /// (`PowerSpectrumAVX2`), with the same results.
+    public struct Accumulation {
+        let sums: UnsafeMutableBufferPointer<Double>
+        let band: ClosedRange<Int>?
+
+        public init(sums: UnsafeMutableBufferPointer<Double>, band: ClosedRange<Int>?) {
+            self.sums = sums
+            self.band = band
+        }
+    }
+
     /// Transforms the window-length segment that starts at frame `firstFrame` of `samples`
-    /// (interleaved, `channels` per frame): channel `channel`, or with nil the mean of all channels.
-    public func transform(_ samples: UnsafeBufferPointer<Float>, firstFrame: Int, channels: Int, channel: Int?) {
+    /// (interleaved, `channels` per frame): channel `channel`, or with nil the mean of all
+    /// channels. With `accumulation`, its power is also summed there, and the band's strongest
+    /// bin and power returned.
+    @discardableResult
+    public func transform(
+        _ samples: UnsafeBufferPointer<Float>, firstFrame: Int, channels: Int, channel: Int?, accumulating accumulation: Accumulation? = nil
+    ) -> (bin: Int, power: Double)? {
         let windowSize = window.count
         let base = firstFrame * channels
         precondition(base + windowSize * channels <= samples.count)
-        window.withUnsafeBufferPointer { window in
-            fft.powerSpectrum(into: &power) { input in
+        return window.withUnsafeBufferPointer { window in
+            transformed(accumulating: accumulation) { input in
                 if let channel {
                     Self.windowed(samples, from: base &+ channel, stride: channels, by: window, into: input)
                 } else {
@@ -44,15 +65,42 @@ public final class SegmentTransform {
         }
     }
 
+    /// Transforms what `load` puts in the FFT's input, into `power` and, with `accumulation`,
+    /// into its sums.
+    private func transformed(accumulating accumulation: Accumulation?, load: (UnsafeMutableBufferPointer<Float>) -> Void) -> (bin: Int, power: Double)? {
+        guard let accumulation else {
+            fft.powerSpectrum(into: &power, load: load)
+            return nil
+        }
+        precondition(accumulation.sums.count >= binCount)
+        if Self.wide {
+            fft.transform(load: load)
+            let bins = binCount
+            return fft.withLastSpectrum { spectrum in
+                power.withUnsafeMutableBufferPointer { power in
+                    PowerSpectrumAVX2.power(
+                        spectrum.baseAddress!, bins: bins, into: power.baseAddress!, adding: accumulation.sums.baseAddress!, band: accumulation.band)
+                }
+            }
+        }
+        fft.powerSpectrum(into: &power, load: load)
+        combine(into: accumulation.sums, .mean)
+        return accumulation.band.map { strongestBin(in: $0) }
+    }
+
+    /// Whether a transform's power, sums and strongest bin are one pass (`PowerSpectrumAVX2`).
+    static let wide = ProcessorFeatures.hasX86_64_v3
+
     /// As `transform(_:firstFrame:channels:channel:)` for one channel of a segment's 16-bit samples
     /// as they lie in a 16-bit PCM file (interleaved, host byte order, unaligned), converted while
     /// they are windowed: the same bits as decoding them to Float first, without the decode's pass
     /// and copy (`PCMDecoder.withInt16Frames`).
-    func transform(int16 samples: UnsafeRawBufferPointer, channels: Int, channel: Int) {
+    @discardableResult
+    func transform(int16 samples: UnsafeRawBufferPointer, channels: Int, channel: Int, accumulating accumulation: Accumulation? = nil) -> (bin: Int, power: Double)? {
         let windowSize = window.count
         precondition(channel >= 0 && channel < channels && samples.count >= windowSize * channels * 2)
-        int16Window.withUnsafeBufferPointer { window in
-            fft.powerSpectrum(into: &power) { input in
+        return int16Window.withUnsafeBufferPointer { window in
+            transformed(accumulating: accumulation) { input in
                 Self.windowed(int16: samples.baseAddress!, channel: channel, stride: channels, by: window, into: input)
                 for n in windowSize..<input.count { input[n] = 0 }
             }

@@ -182,6 +182,16 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
                 transform.combine(into: UnsafeMutableBufferPointer(rebasing: all[output * bins..<(output + 1) * bins]), averaging)
             }
         }
+        // A mean sums each transform's power as it is made (one pass where the processor allows).
+        func transformed(_ output: Int, _ run: (SegmentTransform.Accumulation?) -> Void) {
+            guard averaging == .mean else {
+                run(nil)
+                return add(output)
+            }
+            values.withUnsafeMutableBufferPointer { all in
+                run(SegmentTransform.Accumulation(sums: UnsafeMutableBufferPointer(rebasing: all[output * bins..<(output + 1) * bins]), band: nil))
+            }
+        }
         for segment in segments(ofChunk: chunk) {
             let start = start(ofSegment: segment)
             let segmentFrames = start..<start + Int64(windowSize)
@@ -191,8 +201,7 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
                 inPlace =
                     frames.reader.withInt16Frames(segmentFrames) { (raw: UnsafeRawBufferPointer) -> Void in
                         for (output, channel) in channels.enumerated() {
-                            transform.transform(int16: raw, channels: fileChannels, channel: channel)
-                            add(output)
+                            transformed(output) { transform.transform(int16: raw, channels: fileChannels, channel: channel, accumulating: $0) }
                         }
                     } != nil
             }
@@ -202,8 +211,9 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
                     throw .malformed(path: analyzer.file.path, reason: "the file ended before frame \(segmentFrames.upperBound)")
                 }
                 for output in 0..<selected {
-                    transform.transform(frames.samples, firstFrame: 0, channels: fileChannels, channel: analyzer.sourceChannels[output])
-                    add(output)
+                    transformed(output) {
+                        transform.transform(frames.samples, firstFrame: 0, channels: fileChannels, channel: analyzer.sourceChannels[output], accumulating: $0)
+                    }
                 }
             }
             done += 1

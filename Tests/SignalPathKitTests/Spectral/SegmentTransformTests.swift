@@ -1,6 +1,7 @@
 import Testing
 import SignalPathTestSupport
 @testable import SignalPathKit
+import SignalPathAVX2
 
 @Suite("Segment transform")
 struct SegmentTransformTests {
@@ -22,6 +23,53 @@ struct SegmentTransformTests {
             let found = power.withUnsafeBufferPointer { SegmentTransform.strongestBin(of: $0, in: bins) }
             #expect(found.bin == strongest, "trial \(trial): bins \(bins) of \(power)")
             #expect(abs(found.power - total) <= 1e-12 * total, "trial \(trial)")
+        }
+    }
+
+    /// The one-pass kernel (AVX2) against the three passes it replaces, run here on the same
+    /// spectrum: |X|² bin by bin (re·re + im·im), the per-bin sums (`combine`, mean) and
+    /// `strongestBin`. Bit for bit: powers, sums, the strongest bin and the band's power. Seeded
+    /// spectra of 1–80 bins and of 4 097 (an 8192-point FFT's), of full-precision values over a
+    /// wide range (whose sums depend on their order) or of few distinct ones (ties) and zeros,
+    /// bands anywhere (one bin, a whole group of eight, across the last bins),
+    /// and no band.
+    @Test("power, sums and the strongest bin in one pass equal the three separate passes, bit for bit", .enabled(if: SegmentTransform.wide))
+    func onePassEqualsSeparatePasses() {
+        var random = SeededGenerator(seed: 8192)
+        for trial in 0..<3000 {
+            let bins = trial % 10 == 0 ? 4097 : Int.random(in: 1...80, using: &random)
+            let levels: [Float] = [0, 0.5, 1, -1.5, Float.random(in: -2...2, using: &random)]
+            // Every other trial full-precision values over 2⁻⁴⁰…2⁴⁰, whose sums in Double round,
+            // so that they depend on their order.
+            let spectrum = (0..<2 * bins).map { _ in
+                trial % 2 == 0
+                    ? Float.random(in: -2...2, using: &random) * Float(sign: .plus, exponent: Int.random(in: -40...40, using: &random), significand: 1)
+                    : levels.randomElement(using: &random)! * (trial % 7 == 0 ? 1e-20 : 1)
+            }
+            let start = (0..<bins).map { _ in Double(Float.random(in: 0...10, using: &random)) }
+            let lower = Int.random(in: 0..<bins, using: &random)
+            let band: ClosedRange<Int>? = trial % 5 == 4 ? nil : lower...Int.random(in: lower..<bins, using: &random)
+            // The three passes.
+            var expectedPower = [Float](repeating: 0, count: bins), expectedSums = start
+            for bin in 0..<bins {
+                let (re, im) = (spectrum[2 * bin], spectrum[2 * bin + 1])
+                expectedPower[bin] = re * re + im * im
+                expectedSums[bin] += Double(expectedPower[bin])
+            }
+            let expectedStrongest = band.map { band in expectedPower.withUnsafeBufferPointer { SegmentTransform.strongestBin(of: $0, in: band) } }
+            // One pass.
+            var power = [Float](repeating: .nan, count: bins), sums = start
+            let strongest = spectrum.withUnsafeBufferPointer { spectrum in
+                power.withUnsafeMutableBufferPointer { power in
+                    sums.withUnsafeMutableBufferPointer { sums in
+                        PowerSpectrumAVX2.power(spectrum.baseAddress!, bins: bins, into: power.baseAddress!, adding: sums.baseAddress!, band: band)
+                    }
+                }
+            }
+            #expect(power.map { $0.bitPattern } == expectedPower.map { $0.bitPattern }, "trial \(trial): powers")
+            #expect(sums.map { $0.bitPattern } == expectedSums.map { $0.bitPattern }, "trial \(trial): sums")
+            #expect(strongest?.bin == expectedStrongest?.bin, "trial \(trial), band \(String(describing: band)) of \(bins)")
+            #expect(strongest?.power.bitPattern == expectedStrongest?.power.bitPattern, "trial \(trial), band \(String(describing: band)) of \(bins)")
         }
     }
 
