@@ -114,11 +114,15 @@ public final class SegmentTransform {
     /// 0.61 s).
     static func windowed(
         int16 frames: UnsafeRawPointer, channel: Int, stride: Int, by window: UnsafeBufferPointer<Float>,
-        into input: UnsafeMutableBufferPointer<Float>
+        into input: UnsafeMutableBufferPointer<Float>, wide: Bool = SegmentTransform.wide
     ) {
         let count = window.count
         let target = input.baseAddress!, weights = window.baseAddress!
         var n = 0
+        if wide {
+            let channelIsLow = (channel == 0) == (1.littleEndian == 1)
+            n = WindowAVX2.windowed(int16: frames, channelIsLow: channelIsLow, stride: stride, window: weights, count: count, into: target)
+        }
         if stride == 1 {
             while n &+ 4 <= count {
                 let values = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: frames.loadUnaligned(fromByteOffset: 2 &* n, as: SIMD4<Int16>.self)))
@@ -146,11 +150,12 @@ public final class SegmentTransform {
     /// products are the scalar loop's, so the results are bit for bit the same.
     static func windowed(
         _ samples: UnsafeBufferPointer<Float>, from first: Int, stride: Int, by window: UnsafeBufferPointer<Float>,
-        into input: UnsafeMutableBufferPointer<Float>
+        into input: UnsafeMutableBufferPointer<Float>, wide: Bool = SegmentTransform.wide
     ) {
         let count = window.count
         let source = samples.baseAddress! + first, target = input.baseAddress!, weights = window.baseAddress!
         var n = 0
+        if wide { n = WindowAVX2.windowed(source, stride: stride, window: weights, count: count, into: target) }
         if stride == 1 {
             while n &+ 4 <= count {
                 let values = UnsafeRawPointer(source + n).loadUnaligned(as: SIMD4<Float>.self)

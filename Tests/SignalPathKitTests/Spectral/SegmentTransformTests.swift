@@ -83,17 +83,21 @@ struct SegmentTransformTests {
                 let window = (0..<length).map { _ in Float.random(in: 0...1, using: &random) }
                 // The last segment that fits, so that a load past the end would be caught by ASan.
                 let firstFrame = frames - length
+                // Both loops: four at a time, and eight (AVX2) where the processor has it.
                 for channel in 0..<channels {
-                    var input = [Float](repeating: .nan, count: length)
-                    samples.withUnsafeBufferPointer { samples in
-                        window.withUnsafeBufferPointer { window in
-                            input.withUnsafeMutableBufferPointer { input in
-                                SegmentTransform.windowed(samples, from: firstFrame * channels + channel, stride: channels, by: window, into: input)
+                    for wide in SegmentTransform.wide ? [false, true] : [false] {
+                        var input = [Float](repeating: .nan, count: length)
+                        samples.withUnsafeBufferPointer { samples in
+                            window.withUnsafeBufferPointer { window in
+                                input.withUnsafeMutableBufferPointer { input in
+                                    SegmentTransform.windowed(
+                                        samples, from: firstFrame * channels + channel, stride: channels, by: window, into: input, wide: wide)
+                                }
                             }
                         }
+                        let model = (0..<length).map { window[$0] * samples[(firstFrame + $0) * channels + channel] }
+                        #expect(input.map(\.bitPattern) == model.map(\.bitPattern), "\(channels) channels, channel \(channel), length \(length), wide \(wide)")
                     }
-                    let model = (0..<length).map { window[$0] * samples[(firstFrame + $0) * channels + channel] }
-                    #expect(input.map(\.bitPattern) == model.map(\.bitPattern), "\(channels) channels, channel \(channel), length \(length)")
                 }
             }
         }
@@ -113,18 +117,20 @@ struct SegmentTransformTests {
                 let scaled = window.map { $0 * 0x1p-15 }
                 let firstFrame = frames - length
                 for channel in 0..<channels {
-                    var input = [Float](repeating: .nan, count: length)
-                    // Exactly the segment's bytes, so that a load past them would be caught by ASan.
-                    let segment = Array(codes[(firstFrame * channels)...])
-                    segment.withUnsafeBytes { bytes in
-                        scaled.withUnsafeBufferPointer { window in
-                            input.withUnsafeMutableBufferPointer { input in
-                                SegmentTransform.windowed(int16: bytes.baseAddress!, channel: channel, stride: channels, by: window, into: input)
+                    for wide in SegmentTransform.wide ? [false, true] : [false] {
+                        var input = [Float](repeating: .nan, count: length)
+                        // Exactly the segment's bytes, so that a load past them would be caught by ASan.
+                        let segment = Array(codes[(firstFrame * channels)...])
+                        segment.withUnsafeBytes { bytes in
+                            scaled.withUnsafeBufferPointer { window in
+                                input.withUnsafeMutableBufferPointer { input in
+                                    SegmentTransform.windowed(int16: bytes.baseAddress!, channel: channel, stride: channels, by: window, into: input, wide: wide)
+                                }
                             }
                         }
+                        let model = (0..<length).map { window[$0] * (Float(codes[(firstFrame + $0) * channels + channel]) * 0x1p-15) }
+                        #expect(input.map(\.bitPattern) == model.map(\.bitPattern), "\(channels) channels, channel \(channel), length \(length), wide \(wide)")
                     }
-                    let model = (0..<length).map { window[$0] * (Float(codes[(firstFrame + $0) * channels + channel]) * 0x1p-15) }
-                    #expect(input.map(\.bitPattern) == model.map(\.bitPattern), "\(channels) channels, channel \(channel), length \(length)")
                 }
             }
         }
