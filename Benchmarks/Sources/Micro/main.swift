@@ -29,7 +29,8 @@ func noise(frames: Int, channels: Int) -> [Float] {
     }
 }
 
-/// Transforms `segments` segments of every channel, hop = size / 2, accumulating the mean's sums.
+/// Transforms `segments` segments of every channel, hop = size / 2, accumulating the mean's sums
+/// as `spectrum` does (in the transform's pass, where the processor has AVX2).
 func transformSegments(_ segments: Range<Int>, input: [Float], channels: Int, size: Int) -> Double {
     let transform = SegmentTransform(fftSize: size, window: WindowTable(.hann, size: size))
     var sums = [Double](repeating: 0, count: transform.binCount * channels)
@@ -38,10 +39,11 @@ func transformSegments(_ segments: Range<Int>, input: [Float], channels: Int, si
         for segment in segments {
             let first = (segment * size / 2) % (inputFrames - size)
             for channel in 0..<channels {
-                transform.transform(samples, firstFrame: first, channels: channels, channel: channel)
                 sums.withUnsafeMutableBufferPointer { all in
                     let bins = transform.binCount
-                    transform.combine(into: UnsafeMutableBufferPointer(rebasing: all[channel * bins..<(channel + 1) * bins]), .mean)
+                    let channelSums = UnsafeMutableBufferPointer(rebasing: all[channel * bins..<(channel + 1) * bins])
+                    transform.transform(
+                        samples, firstFrame: first, channels: channels, channel: channel, accumulating: .init(sums: channelSums, band: nil))
                 }
             }
         }
