@@ -1,3 +1,5 @@
+import SignalPathAVX2
+
 /// A worker's reader, frame window, FFT and scratch for `SignalAnalyzer`, reused from chunk to chunk.
 ///
 /// A chunk goes through named steps (`process(chunk:)`): load the window, deinterleave it into
@@ -316,12 +318,16 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     /// Converts whole interleaved 16-bit frames (host byte order) into rows from `rows` on (row c
     /// at `rows + c · rowLength`), each sample x · 2^-15 as `PCMDecoder` converts it; stereo four
     /// frames at a time (`PCMDecoder.channel(_:of:)`).
-    static func deinterleave(int16 piece: UnsafeRawBufferPointer, channels: Int, into rows: UnsafeMutablePointer<Float>, rowLength: Int) {
+    static func deinterleave(
+        int16 piece: UnsafeRawBufferPointer, channels: Int, into rows: UnsafeMutablePointer<Float>, rowLength: Int,
+        wide: Bool = ProcessorFeatures.hasX86_64_v3
+    ) {
         let frames = piece.count / (2 * channels)
         guard frames > 0, let source = piece.baseAddress else { return }
         var frame = 0
         if channels == 2 {
             let left = rows, right = rows + rowLength
+            if wide { frame = StereoAVX2.deinterleave(int16: source, count: frames, leftIsLow: 1.littleEndian == 1, left: left, right: right) }
             while frame &+ 4 <= frames {
                 let pairs = source.loadUnaligned(fromByteOffset: frame &* 4, as: SIMD4<Int32>.self)
                 UnsafeMutableRawPointer(left + frame).storeBytes(of: PCMDecoder.channel(true, of: pairs) * 0x1p-15, as: SIMD4<Float>.self)

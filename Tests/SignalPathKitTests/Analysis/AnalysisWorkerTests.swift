@@ -7,25 +7,29 @@ import SignalPathTestSupport
 struct AnalysisWorkerTests {
     let scratch = ScratchDirectory("analysis-worker")
 
-    @Test("16-bit frames go into the rows as PCMDecoder converts them (x · 2^-15), bit for bit: 1 to 3 channels, 0 to 9 frames, full-scale codes")
+    @Test(
+        "16-bit frames go into the rows as PCMDecoder converts them (x · 2^-15), bit for bit: 1 to 3 channels, 0 to 21 frames, full-scale codes, four and eight (AVX2) at a time"
+    )
     func int16DeinterleaveAgreesWithDecoderModel() {
         var random = SeededGenerator(seed: 31)
         for channels in 1...3 {
-            for frames in 0...9 {
+            for frames in 0...21 {
                 let codes = (0..<frames * channels).map { _ in Int16.random(in: Int16.min...Int16.max, using: &random) }
                 let rowLength = frames + 2
-                var rows = [Float](repeating: .nan, count: rowLength * channels)
-                codes.withUnsafeBytes { piece in
-                    rows.withUnsafeMutableBufferPointer { rows in
-                        AnalysisWorker.deinterleave(int16: piece, channels: channels, into: rows.baseAddress! + 1, rowLength: rowLength)
+                for wide in ProcessorFeatures.hasX86_64_v3 ? [false, true] : [false] {
+                    var rows = [Float](repeating: .nan, count: rowLength * channels)
+                    codes.withUnsafeBytes { piece in
+                        rows.withUnsafeMutableBufferPointer { rows in
+                            AnalysisWorker.deinterleave(int16: piece, channels: channels, into: rows.baseAddress! + 1, rowLength: rowLength, wide: wide)
+                        }
                     }
-                }
-                for channel in 0..<channels {
-                    let row = Array(rows[channel * rowLength + 1..<channel * rowLength + 1 + frames])
-                    let model = (0..<frames).map { Float(codes[$0 * channels + channel]) * 0x1p-15 }
-                    #expect(row.map(\.bitPattern) == model.map(\.bitPattern), "\(channels) channels, \(frames) frames, channel \(channel)")
-                    // Nothing written outside the frames.
-                    #expect(rows[channel * rowLength].isNaN && rows[channel * rowLength + 1 + frames].isNaN)
+                    for channel in 0..<channels {
+                        let row = Array(rows[channel * rowLength + 1..<channel * rowLength + 1 + frames])
+                        let model = (0..<frames).map { Float(codes[$0 * channels + channel]) * 0x1p-15 }
+                        #expect(row.map(\.bitPattern) == model.map(\.bitPattern), "\(channels) channels, \(frames) frames, channel \(channel), wide \(wide)")
+                        // Nothing written outside the frames.
+                        #expect(rows[channel * rowLength].isNaN && rows[channel * rowLength + 1 + frames].isNaN)
+                    }
                 }
             }
         }
