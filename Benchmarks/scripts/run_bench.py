@@ -269,7 +269,9 @@ def instructions_by_stage():
               ("true peak (BS.1770 4× FIR; AVX2 where the processor has it)", ("TruePeak",)),
               ("levels (LevelStatistics; AVX2 where the processor has it)", ("LevelStatistics", "LevelBlock")),
               ("K-weighting (two biquads, Double; AVX2 where the processor has it)", ("KWeighting",)), ("FFT (FFTW, with planning)", ()),
-              ("segments: window, power, stereo image, peaks", ("SegmentTransform", "StereoImage", "AnalysisWorker", "PowerSpectrum")),
+              # WindowAVX2 ("WindowC0O") before the window tables' "Window"; StereoAVX2 is the rows' deinterleave.
+              ("segments: window, power, stereo image, peaks",
+               ("SegmentTransform", "StereoImage", "AnalysisWorker", "PowerSpectrum", "WindowC0O", "StereoC0O")),
               ("decode (PCM → Float)", ("PCMDecoder",)), ("window tables (once per process)", ("WindowResponse", "Window")),
               ("argument parsing (ArgumentParser's reflection)", ("ArgumentParser", "conformsToProtocol", "ConformanceCandidate"))]
     totals = {name: 0 for name, _ in stages}
