@@ -11,14 +11,22 @@ public enum StereoAVX2 {
     public static func deinterleave(
         int16 frames: UnsafeRawPointer, count: Int, leftIsLow: Bool, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>
     ) -> Int {
-        let (leftShift, rightShift): (Int32, Int32) = leftIsLow ? (16, 0) : (0, 16)
         var frame = 0
         while frame &+ 8 <= count {
             let pairs = frames.loadUnaligned(fromByteOffset: frame &* 4, as: SIMD8<Int32>.self)
-            UnsafeMutableRawPointer(left + frame).storeBytes(of: SIMD8<Float>((pairs &<< leftShift) &>> 16) * 0x1p-15, as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(right + frame).storeBytes(of: SIMD8<Float>((pairs &<< rightShift) &>> 16) * 0x1p-15, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(left + frame).storeBytes(of: channel(low: leftIsLow, of: pairs) * 0x1p-15, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(right + frame).storeBytes(of: channel(low: !leftIsLow, of: pairs) * 0x1p-15, as: SIMD8<Float>.self)
             frame &+= 8
         }
         return frame
+    }
+
+    /// One channel's samples of eight interleaved 16-bit stereo frames, each frame loaded as an
+    /// Int32: the low half (`low`) or the high half, sign-extended by shifts, as
+    /// `PCMDecoder.channel(_:of:)` splits four (the AVX2 kernels cannot call it: this module comes
+    /// first).
+    @inline(__always)
+    static func channel(low: Bool, of frames: SIMD8<Int32>) -> SIMD8<Float> {
+        SIMD8<Float>((frames &<< (low ? 16 : 0)) &>> 16)
     }
 }

@@ -434,7 +434,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
                 let accumulation = SegmentTransform.Accumulation(sums: channelPower, band: analyzer.distortionBins)
                 let strongest = transform.transform(row, firstFrame: frames.offset(start), channels: 1, channel: 0, accumulating: accumulation)
                 if let strongest { strongestBins[segment * channels + channel] = strongest }
-                probeEdges(into: &edges)
+                probeEdges(of: transform, into: &edges)
             }
         }
     }
@@ -461,11 +461,11 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
                 let leftAccumulation = SegmentTransform.Accumulation(sums: leftPower, band: analyzer.distortionBins)
                 let left = transform.transform(leftRow, firstFrame: frames.offset(start), channels: 1, channel: 0, accumulating: leftAccumulation)
                 if let left { strongestBins[segment * channels + pair.left] = left }
-                probeEdges(into: &edges)
+                probeEdges(of: transform, into: &edges)
                 let rightAccumulation = SegmentTransform.Accumulation(sums: rightPower, band: analyzer.distortionBins)
                 let right = rightTransform.transform(rightRow, firstFrame: frames.offset(start), channels: 1, channel: 0, accumulating: rightAccumulation)
                 if let right { strongestBins[segment * channels + pair.right] = right }
-                probeEdges(into: &edges, from: rightTransform)
+                probeEdges(of: rightTransform, into: &edges)
                 crossReal.withUnsafeMutableBufferPointer { real in
                     crossImaginary.withUnsafeMutableBufferPointer { imaginary in
                         transform.withSpectrum { left in
@@ -503,11 +503,10 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         return statistics
     }
 
-    /// Step 5, for every segment: the edge and holes of `transform`'s last power (the worker's own
-    /// transform's by default) into `edges`.
-    private func probeEdges(into edges: inout SpectralEdgeStatistics?, from transform: SegmentTransform? = nil) {
+    /// Step 5, for every segment: the edge and holes of `transform`'s last power into `edges`.
+    private func probeEdges(of transform: SegmentTransform, into edges: inout SpectralEdgeStatistics?) {
         guard let edgeProbe, edges != nil else { return }
-        (transform ?? self.transform).power.withUnsafeBufferPointer { edgeProbe.add($0, to: &edges!) }
+        transform.power.withUnsafeBufferPointer { edgeProbe.add($0, to: &edges!) }
     }
 
     /// Where a pair's K-weighting splits the chunk's frames in two, filtered side by side: the
