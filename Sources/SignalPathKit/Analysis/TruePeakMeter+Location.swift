@@ -35,21 +35,16 @@ extension TruePeakMeter {
     }
 
     /// The earliest BS.1770 output of `block` whose magnitude is `value` (or, should rounding
-    /// differ from the vector path, the largest), summed as `interpolate` sums: with fused
-    /// multiply-adds where it runs `TruePeakAVX2`.
+    /// differ from the kernels, the largest), each output summed as `interpolate` sums on this
+    /// processor (`outputMagnitude`).
     private static func position(of value: Float, in samples: UnsafePointer<Float>, _ block: Range<Int>) -> Double {
         var best: (magnitude: Float, position: Double) = (-1, Double(block.lowerBound))
         for index in block {
             for phase in 0..<4 {
-                let sum = phases[phase].withUnsafeBufferPointer { c in
-                    if wide { return TruePeakAVX2.fusedSum(samples, index, c.baseAddress!) }
-                    var sum = c[0] * samples[index]
-                    for tap in 1..<taps { sum += c[tap] * samples[index - tap] }
-                    return sum
-                }
+                let magnitude = outputMagnitude(samples, index, phase: phase, wide: wide)
                 let position = Double(index) - phaseDelay + Double(phase) / 4
-                if abs(sum) == value { return position }
-                if abs(sum) > best.magnitude { best = (abs(sum), position) }
+                if magnitude == value { return position }
+                if magnitude > best.magnitude { best = (magnitude, position) }
             }
         }
         return best.position

@@ -37,9 +37,17 @@ public struct TruePeakMeter: Sendable {
     public static let taps = 12
     /// No output of phase p can exceed the largest input magnitude among its taps times
     /// `gainBounds[p]` (the phase's sum of |coefficient|, raised by 10⁻⁴ so that the rounding of
-    /// the sums cannot slip past it): 1.43 for the outer phases, 2.02 for the middle two. A phase
-    /// whose bound cannot beat the running peak is not interpolated over that stretch.
+    /// the sums cannot slip past it): 1.43 for the outer phases, 2.02 for the middle two. The
+    /// phases whose bound cannot beat the running peak are not interpolated over that stretch.
     static let gainBounds = SIMD4(phases.map { $0.reduce(0) { $0 + abs($1) } * 1.0001 })
+    /// The mirrored pairs' folded taps for `TruePeakAVX2`: the outer pair (phases 0 and 3), then
+    /// the middle pair (1 and 2), each the sums c[k] + c[11−k] then the differences c[k] − c[11−k]
+    /// of its first phase's taps c.
+    static let foldedTaps: [Float] = [0, 1].flatMap { phase -> [Float] in
+        let c = phases[phase]
+        precondition(Array(c.reversed()) == phases[3 - phase], "BS.1770's phases mirror each other")
+        return (0..<6).map { c[$0] + c[11 - $0] } + (0..<6).map { c[$0] - c[11 - $0] }
+    }
     /// Outputs per block: `locatePeak` remembers blocks, `peak` interpolates at most a block's
     /// outputs per call.
     static let blockSize = 256
@@ -71,26 +79,26 @@ public struct TruePeakMeter: Sendable {
         if mode == .accurate { return OversamplingInterpolator.shared.peak(base, times: range, above: floor) }
         var peak = floor
         var blockStart = range.lowerBound
-        let bounds = Self.gainBounds
+        // The outer pair's bound is the smaller: a stretch needs the middle pair, or all four phases, or none.
+        let (outerBound, middleBound) = (max(Self.gainBounds[0], Self.gainBounds[3]), max(Self.gainBounds[1], Self.gainBounds[2]))
+        func needs(_ largest: Float, _ peak: Float) -> (any: Bool, all: Bool) { (largest * middleBound > peak, largest * outerBound > peak) }
         while blockStart < range.upperBound {
             let blockEnd = min(blockStart + Self.blockSize, range.upperBound)
             let stretches = (blockEnd - blockStart + Self.stretchSize - 1) / Self.stretchSize
             let largest = Self.stretchMagnitudes(base, from: blockStart, to: blockEnd)
-            for phase in 0..<4 {
-                let bound = bounds[phase]
-                // Runs of stretches whose bound beats the peak, each run interpolated in one call.
-                var stretch = 0
-                while stretch < stretches {
-                    guard largest[stretch] * bound > peak else {
-                        stretch += 1
-                        continue
-                    }
-                    var end = stretch + 1
-                    while end < stretches && largest[end] * bound > peak { end += 1 }
-                    let outputs = (blockStart + stretch * Self.stretchSize)..<min(blockStart + end * Self.stretchSize, blockEnd)
-                    peak = max(peak, Self.interpolate(base, outputs, phase: phase, wide: Self.wide))
-                    stretch = end
+            // Runs of stretches that need the same phases, each run interpolated in one call.
+            var stretch = 0
+            while stretch < stretches {
+                let need = needs(largest[stretch], peak)
+                guard need.any else {
+                    stretch += 1
+                    continue
                 }
+                var end = stretch + 1
+                while end < stretches && needs(largest[end], peak) == need { end += 1 }
+                let outputs = (blockStart + stretch * Self.stretchSize)..<min(blockStart + end * Self.stretchSize, blockEnd)
+                peak = max(peak, Self.interpolate(base, outputs, allPhases: need.all, wide: Self.wide))
+                stretch = end
             }
             blockStart = blockEnd
         }
@@ -131,17 +139,31 @@ public struct TruePeakMeter: Sendable {
         return result
     }
 
-    /// Whether `interpolate` takes eight outputs at a time (`TruePeakAVX2`): on processors with
-    /// AVX2, where it gives the same bits faster (4.3 → 3.4 ns per sample, `Micro true-peak`).
+    /// Whether `interpolate` takes eight outputs at a time over the folded pairs (`TruePeakAVX2`):
+    /// on processors with AVX2 and FMA.
     static let wide = ProcessorFeatures.hasX86_64_v3
 
-    /// The largest magnitude of one phase's outputs over `block`: four outputs at a time, each a
-    /// 12-tap dot product over unaligned loads (the compiler keeps the 12 coefficients in registers);
-    /// eight at a time in `TruePeakAVX2` when `wide`. Sharing each load among the four phases
-    /// instead was no faster (`Micro true-peak`): the multiplies and adds are the limit.
-    static func interpolate(_ samples: UnsafePointer<Float>, _ block: Range<Int>, phase: Int, wide: Bool) -> Float {
+    /// The largest output magnitude over `outputs` of the middle phases (1 and 2), or of all four
+    /// when `allPhases`: eight outputs at a time over the mirrored pairs' folded taps in
+    /// `TruePeakAVX2` when `wide`, a phase at a time otherwise.
+    static func interpolate(_ samples: UnsafePointer<Float>, _ outputs: Range<Int>, allPhases: Bool, wide: Bool) -> Float {
+        if wide {
+            return foldedTaps.withUnsafeBufferPointer { taps in
+                allPhases
+                    ? TruePeakAVX2.largestMagnitude(samples, outputs: outputs, bothPairs: taps.baseAddress!)
+                    : TruePeakAVX2.largestMagnitude(samples, outputs: outputs, pair: taps.baseAddress! + TruePeakAVX2.foldedTapsPerPair)
+            }
+        }
+        let middle = max(interpolate(samples, outputs, phase: 1), interpolate(samples, outputs, phase: 2))
+        return allPhases ? max(middle, interpolate(samples, outputs, phase: 0), interpolate(samples, outputs, phase: 3)) : middle
+    }
+
+    /// The largest magnitude of one phase's outputs over `block`, four outputs at a time: each a
+    /// 12-tap dot product over unaligned loads (the compiler keeps the 12 coefficients in
+    /// registers). Sharing each load among the four phases instead was no faster (`Micro
+    /// true-peak`): the multiplies and adds are the limit.
+    static func interpolate(_ samples: UnsafePointer<Float>, _ block: Range<Int>, phase: Int) -> Float {
         let c = phases[phase]
-        if wide { return c.withUnsafeBufferPointer { TruePeakAVX2.largestMagnitude(samples, outputs: block, coefficients: $0.baseAddress!) } }
         let (c0, c1, c2, c3, c4, c5) = (c[0], c[1], c[2], c[3], c[4], c[5])
         let (c6, c7, c8, c9, c10, c11) = (c[6], c[7], c[8], c[9], c[10], c[11])
         func load(_ index: Int) -> SIMD4<Float> { UnsafeRawPointer(samples + index).loadUnaligned(as: SIMD4<Float>.self) }
@@ -167,11 +189,27 @@ public struct TruePeakMeter: Sendable {
         }
         var result = largest.largestLane
         while index < block.upperBound {
-            var sum: Float = 0
-            for tap in 0..<taps { sum += c[tap] * samples[index &- tap] }
-            result = max(result, abs(sum))
+            result = max(result, outputMagnitude(samples, index, phase: phase, wide: false))
             index &+= 1
         }
         return result
+    }
+
+    /// |y| of `phase`'s output at `index`, summed as `interpolate` sums on that path: tap after tap
+    /// in the four-wide loop; on the folded path half of |S + D| for a pair's first phase and of
+    /// |S − D| for its second, whose larger is the kernels' (|S| + |D|)/2 to the bit (rounding is
+    /// symmetric, so |S + D| with S and D of one sign rounds as |S| + |D| does).
+    static func outputMagnitude(_ samples: UnsafePointer<Float>, _ index: Int, phase: Int, wide: Bool) -> Float {
+        if wide {
+            let (pair, first) = (phase == 0 || phase == 3 ? 0 : 1, phase < 2)
+            let (sum, difference) = foldedTaps.withUnsafeBufferPointer {
+                TruePeakAVX2.foldedPair(samples, index, $0.baseAddress! + pair * TruePeakAVX2.foldedTapsPerPair)
+            }
+            return abs(first ? sum + difference : sum - difference) * 0.5
+        }
+        let c = phases[phase]
+        var sum = c[0] * samples[index]
+        for tap in 1..<taps { sum += c[tap] * samples[index - tap] }
+        return abs(sum)
     }
 }

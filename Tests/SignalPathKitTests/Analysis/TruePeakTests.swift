@@ -169,14 +169,11 @@ struct TruePeakTests {
                 for tap in 0..<TruePeakMeter.taps { x[output - tap] = TruePeakMeter.phases[phase][tap] < 0 ? -magnitude : magnitude }
             }
             let lower = Int.random(in: 11...30, using: &generator), upper = Int.random(in: lower + 1...count, using: &generator)
-            // Every output of every phase, summed as the meter's kernel sums on this processor.
+            // Every output of every phase, summed as the meter's kernels sum on this processor.
             var model: Float = 0, place: Double?
-            x.withUnsafeBufferPointer { x in
-                for index in lower..<upper {
-                    for phase in 0..<4 {
-                        let value = TruePeakMeter.interpolate(x.baseAddress!, index..<index + 1, phase: phase, wide: TruePeakMeter.wide)
-                        if value > model { (model, place) = (value, Double(index) - TruePeakMeter.phaseDelay + Double(phase) / 4) }
-                    }
+            for index in lower..<upper {
+                for (phase, value) in Self.outputMagnitudes(x, index, folded: TruePeakMeter.wide).enumerated() where value > model {
+                    (model, place) = (value, Double(index) - TruePeakMeter.phaseDelay + Double(phase) / 4)
                 }
             }
             let floor = model * [0, 0.5, 0.99, 1.01, 1][round % 5]
@@ -198,44 +195,71 @@ struct TruePeakTests {
         }
     }
 
-    /// The AVX2 path (eight outputs at a time; even and odd taps in two chains of fused
-    /// multiply-adds) and the SSE path (four at a time, a multiply then an add, tap after tap)
-    /// against scalar models of their arithmetic, in the same order: equal bits, for seeded
-    /// signals, phases and ranges (odd lengths leave a tail for the scalar loop); and the two
-    /// within a few units in the last place of each other. Runs where the processor has AVX2.
-    @Test("BS.1770's interpolation eight at a time (fused) and four at a time give the bits of their scalar sums", .enabled(if: TruePeakMeter.wide))
+    /// The four phases' output magnitudes at `index`, by scalar models of the two paths'
+    /// arithmetic: tap after tap (a multiply then an add), or folded (AVX2): phases p and 3 − p
+    /// mirror each other, S = Σₖ₍₆₎ (c[k] + c[11−k])·(x[i−k] + x[i−11+k]) and D the same with
+    /// differences, each a chain of fused multiply-adds from k = 0, and y_p = (S + D)/2,
+    /// y_{3−p} = (S − D)/2.
+    static func outputMagnitudes(_ x: [Float], _ index: Int, folded: Bool) -> [Float] {
+        let phases = TruePeakMeter.phases
+        guard folded else {
+            return phases.map { c in abs((1..<TruePeakMeter.taps).reduce(c[0] * x[index]) { $0 + c[$1] * x[index - $1] }) }
+        }
+        var magnitudes = [Float](repeating: 0, count: 4)
+        for phase in 0..<2 {
+            let c = phases[phase]
+            var sum = (c[0] + c[11]) * (x[index] + x[index - 11]), difference = (c[0] - c[11]) * (x[index] - x[index - 11])
+            for k in 1..<6 {
+                sum = sum.addingProduct(c[k] + c[11 - k], x[index - k] + x[index - 11 + k])
+                difference = difference.addingProduct(c[k] - c[11 - k], x[index - k] - x[index - 11 + k])
+            }
+            magnitudes[phase] = abs(sum + difference) * 0.5
+            magnitudes[3 - phase] = abs(sum - difference) * 0.5
+        }
+        return magnitudes
+    }
+
+    /// The AVX2 path (eight outputs at a time over the mirrored pairs' folded taps, the middle
+    /// pair alone or both) and the SSE path (four at a time, a phase at a time) against scalar
+    /// models of their arithmetic: equal bits, for seeded signals and ranges (lengths that leave
+    /// a tail for the scalar loop); and each phase of either within a few units in the last place
+    /// of its exact sum, so a pair's two phases are not swapped. Runs where the processor has AVX2.
+    @Test("BS.1770's interpolation eight at a time (folded pairs) and four at a time give the bits of their scalar sums", .enabled(if: TruePeakMeter.wide))
     func wideInterpolationIsExact() {
         var generator = SeededGenerator(seed: 18)
         for round in 0..<200 {
             let count = Int.random(in: 40...3000, using: &generator)
             let x = (0..<count).map { _ in Float.random(in: -1...1, using: &generator) * (round % 3 == 0 ? 1e-3 : 1) }
             let lower = Int.random(in: 11...30, using: &generator), upper = Int.random(in: lower + 1...count, using: &generator)
-            for phase in 0..<4 {
-                let c = TruePeakMeter.phases[phase]
-                var model: Float = 0, fusedModel: Float = 0, scale: Float = 0
-                for index in lower..<upper {
-                    var sum: Float = 0
-                    for tap in 0..<TruePeakMeter.taps { sum += c[tap] * x[index - tap] }
-                    model = max(model, abs(sum))
-                    // Even and odd taps in two chains of fused multiply-adds, then their sum.
-                    var even = c[0] * x[index], odd = c[1] * x[index - 1]
-                    for tap in stride(from: 2, to: TruePeakMeter.taps, by: 2) {
-                        even = even.addingProduct(c[tap], x[index - tap])
-                        odd = odd.addingProduct(c[tap + 1], x[index - tap - 1])
+            var folded = [Float](repeating: 0, count: 4), plain = [Float](repeating: 0, count: 4)
+            for index in lower..<upper {
+                let (foldedOutputs, plainOutputs) = (Self.outputMagnitudes(x, index, folded: true), Self.outputMagnitudes(x, index, folded: false))
+                for phase in 0..<4 {
+                    folded[phase] = max(folded[phase], foldedOutputs[phase])
+                    plain[phase] = max(plain[phase], plainOutputs[phase])
+                    let c = TruePeakMeter.phases[phase]
+                    let exact = abs((0..<TruePeakMeter.taps).reduce(0.0) { $0 + Double(c[$1]) * Double(x[index - $1]) })
+                    // The folded sums carry both phases of the pair, so their rounding scales with both.
+                    let mirror = TruePeakMeter.phases[3 - phase]
+                    let scale = (0..<TruePeakMeter.taps).reduce(0.0) { $0 + abs(Double(c[$1]) * Double(x[index - $1])) }
+                    let pairScale = (0..<TruePeakMeter.taps).reduce(0.0) { $0 + (abs(Double(c[$1])) + abs(Double(mirror[$1]))) * abs(Double(x[index - $1])) }
+                    for (name, value, scale) in [("folded", foldedOutputs[phase], pairScale), ("plain", plainOutputs[phase], scale)] {
+                        #expect(abs(Double(value) - exact) <= 12 * Double(Float.ulpOfOne) * scale, "round \(round), phase \(phase), \(name): \(value) against \(exact)")
                     }
-                    fusedModel = max(fusedModel, abs(even + odd))
-                    scale = max(scale, (0..<TruePeakMeter.taps).reduce(0) { $0 + abs(c[$1] * x[index - $1]) })
                 }
-                let (wide, narrow) = x.withUnsafeBufferPointer {
-                    (
-                        TruePeakMeter.interpolate($0.baseAddress!, lower..<upper, phase: phase, wide: true),
-                        TruePeakMeter.interpolate($0.baseAddress!, lower..<upper, phase: phase, wide: false)
-                    )
-                }
-                #expect(wide.bitPattern == fusedModel.bitPattern, "round \(round), phase \(phase): \(wide), fused model \(fusedModel)")
-                #expect(narrow.bitPattern == model.bitPattern, "round \(round), phase \(phase): \(narrow), model \(model)")
-                #expect(abs(wide - narrow) <= 12 * Float.ulpOfOne * scale, "round \(round), phase \(phase): \(wide) against \(narrow)")
             }
+            let (wide, wideMiddle, narrow, narrowMiddle) = x.withUnsafeBufferPointer {
+                (
+                    TruePeakMeter.interpolate($0.baseAddress!, lower..<upper, allPhases: true, wide: true),
+                    TruePeakMeter.interpolate($0.baseAddress!, lower..<upper, allPhases: false, wide: true),
+                    TruePeakMeter.interpolate($0.baseAddress!, lower..<upper, allPhases: true, wide: false),
+                    TruePeakMeter.interpolate($0.baseAddress!, lower..<upper, allPhases: false, wide: false)
+                )
+            }
+            #expect(wide.bitPattern == folded.max()!.bitPattern, "round \(round): \(wide), folded model \(folded.max()!)")
+            #expect(wideMiddle.bitPattern == max(folded[1], folded[2]).bitPattern, "round \(round): middle \(wideMiddle), folded model \(folded)")
+            #expect(narrow.bitPattern == plain.max()!.bitPattern, "round \(round): \(narrow), model \(plain.max()!)")
+            #expect(narrowMiddle.bitPattern == max(plain[1], plain[2]).bitPattern, "round \(round): middle \(narrowMiddle), model \(plain)")
         }
     }
 
