@@ -2,7 +2,7 @@
 /// the module compiled for x86-64-v3 (AVX2 and FMA); the interpolator calls it only where the
 /// processor has them (`ProcessorFeatures`), its four-at-a-time loops otherwise. The first
 /// half-band stage (20 of the interpolator's 36 multiplications per input sample) sums its even
-/// and odd pairs in two chains of fused multiply-adds, as `TruePeakAVX2` does; stages 2 and 3 and
+/// and odd pairs in two chains of fused multiply-adds; stages 2 and 3 and
 /// the groups' largest values are the baseline's arithmetic, eight wide. `TruePeakTests` holds the
 /// first stage to a scalar model of its arithmetic and the whole to the naive cascade in Double.
 /// `Micro true-peak`, running peak over noise: 6.6–7.8 ns per sample on the baseline loops, 4.3
