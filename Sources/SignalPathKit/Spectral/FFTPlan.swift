@@ -1,5 +1,6 @@
 import CFFTW
 import Glibc
+import SignalPathAVX2
 
 /// A real-to-complex FFT of one size with its own aligned buffers: the only Swift file that talks
 /// to FFTW.
@@ -18,16 +19,34 @@ final class RealFFT {
     private let plan: OpaquePointer
     private let input: UnsafeMutablePointer<Float>
     private let output: UnsafeMutablePointer<fftwf_complex>
+    /// When packed (`packs`): `plan` is FFTW's complex transform of size/2 over the samples taken
+    /// in pairs as (re, im), and `RealTransformAVX2` unpacks its output with these tables; nil:
+    /// `plan` is FFTW's real transform.
+    private let unpackingTables: UnsafePointer<Float>?
 
-    init(size: Int) {
+    /// `packed`: by default where `packs(size)`; the tests ask for either.
+    init(size: Int, packed: Bool? = nil) {
         precondition(size >= 2 && size % 2 == 0, "FFT sizes are even")
         self.size = size
         // fftwf_alloc_* align to what FFTW's SIMD code expects, the same for every buffer, so a plan
         // made on one worker's buffers runs on another's.
         input = fftwf_alloc_real(size)
         output = fftwf_alloc_complex(size / 2 + 1)
-        plan = RealFFT.sharedPlan(size: size, input: input, output: output)
+        if packed ?? Self.packs(size) {
+            precondition(size >= 8 && size % 4 == 0, "packed transforms unpack pairs of bins below size/4")
+            plan = RealFFT.sharedComplexPlan(size: size / 2, input: UnsafeMutablePointer(OpaquePointer(input)), output: output)
+            unpackingTables = RealFFT.sharedUnpackingTables(size: size)
+        } else {
+            plan = RealFFT.sharedPlan(size: size, input: input, output: output)
+            unpackingTables = nil
+        }
     }
+
+    /// Whether transforms of `size` points are FFTW's complex transform of size/2 unpacked by
+    /// `RealTransformAVX2`: on processors with AVX2, for sizes that are multiples of 4 from 8 on.
+    /// FFTW's real transform of 8192 points took 7.2 µs on the bench machine, its complex one of
+    /// 4096 points 4.0 µs and the unpacking 1.0 µs (docs/ARCHITECTURE.md, "FFTW").
+    static func packs(_ size: Int) -> Bool { ProcessorFeatures.hasX86_64_v3 && size >= 8 && size % 4 == 0 }
 
     deinit {
         fftwf_free(input)
@@ -64,7 +83,13 @@ final class RealFFT {
     /// `withLastSpectrum`.
     func transform(load: (UnsafeMutableBufferPointer<Float>) -> Void) {
         load(UnsafeMutableBufferPointer(start: input, count: size))
-        fftwf_execute_dft_r2c(plan, input, output)
+        guard let tables = unpackingTables else {
+            fftwf_execute_dft_r2c(plan, input, output)
+            return
+        }
+        fftwf_execute_dft(plan, UnsafeMutablePointer(OpaquePointer(input)), output)
+        let half = size / 2
+        RealTransformAVX2.unpack(UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self), half: half, cosines: tables, sines: tables + half)
     }
 
     /// Hands `body` the complex spectrum of the last transform as interleaved (re, im) Floats,
@@ -112,7 +137,12 @@ final class RealFFT {
             fftwf_free(input)
             fftwf_free(output)
         }
-        _ = sharedPlan(size: size, input: input, output: output)
+        if packs(size) {
+            _ = sharedComplexPlan(size: size / 2, input: UnsafeMutablePointer(OpaquePointer(input)), output: output)
+            _ = sharedUnpackingTables(size: size)
+        } else {
+            _ = sharedPlan(size: size, input: input, output: output)
+        }
     }
 
     // MARK: - Plans
@@ -125,7 +155,28 @@ final class RealFFT {
     nonisolated(unsafe) private static var inversePlans: [Int: OpaquePointer] = [:]
     /// Forward complex plans (`ComplexFFT`), by size; as `plans`.
     nonisolated(unsafe) private static var complexPlans: [Int: OpaquePointer] = [:]
+    /// `RealTransformAVX2`'s tables, by size; as `plans` (allocated once, never freed).
+    nonisolated(unsafe) private static var unpackingTables: [Int: UnsafePointer<Float>] = [:]
     private static let plannerLock = Lock()
+
+    /// For an N-point packed transform, the lanes `RealTransformAVX2.unpack` reads: for each
+    /// k < N/4, (cos/2, −cos/2) of the angle −2πk/N, then for each k (sin/2, sin/2); computed in
+    /// Double. Under `plannerLock`.
+    static func sharedUnpackingTables(size: Int) -> UnsafePointer<Float> {
+        plannerLock.withLock {
+            if let tables = unpackingTables[size] { return tables }
+            let half = size / 2
+            let tables = UnsafeMutablePointer<Float>.allocate(capacity: 2 * half)
+            for k in 0..<half / 2 {
+                let angle = 2 * Double.pi * Double(k) / Double(size)
+                let (cosine, sine) = (Float(cos(angle) / 2), Float(-sin(angle) / 2))
+                (tables[2 * k], tables[2 * k + 1]) = (cosine, -cosine)
+                (tables[half + 2 * k], tables[half + 2 * k + 1]) = (sine, sine)
+            }
+            unpackingTables[size] = UnsafePointer(tables)
+            return UnsafePointer(tables)
+        }
+    }
 
     private static func sharedPlan(
         size: Int, input: UnsafeMutablePointer<Float>,
