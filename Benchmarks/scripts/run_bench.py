@@ -268,7 +268,9 @@ def instructions_by_stage():
               # Mangled names: TruePeakAVX2 reads "TruePeakC0O", LevelBlockAVX2 "LevelBlockC0O".
               ("true peak (BS.1770 4× FIR; AVX2 where the processor has it)", ("TruePeak",)),
               ("levels (LevelStatistics; AVX2 where the processor has it)", ("LevelStatistics", "LevelBlock")),
-              ("K-weighting (two biquads, Double; AVX2 where the processor has it)", ("KWeighting",)), ("FFT (FFTW, with planning)", ()),
+              ("K-weighting (two biquads, Double; AVX2 where the processor has it)", ("KWeighting",)),
+              # RealTransformAVX2 ("RealTransformC0O") unpacks the half-size complex transforms.
+              ("FFT (FFTW, with planning)", ("RealTransformC0O",)),
               # WindowAVX2 ("WindowC0O") before the window tables' "Window"; StereoAVX2 is the rows' deinterleave.
               ("segments: window, power, stereo image, peaks",
                ("SegmentTransform", "StereoImage", "AnalysisWorker", "PowerSpectrum", "WindowC0O", "StereoC0O")),
@@ -290,7 +292,7 @@ def instructions_by_stage():
             other += count
     # FFTW's own functions fell under "everything else" above.
     fftw = fftw_instructions(inclusive)
-    totals["FFT (FFTW, with planning)"] = fftw
+    totals["FFT (FFTW, with planning)"] += fftw
     other -= fftw
     # FFTW's instructions under the search move from the FFT stage to the search's.
     fftw_in_grid = max(0, grid_search - totals[grid_stage])
