@@ -138,6 +138,6 @@ extension HalfBandAVX2 {
             group &+= 2
             k &+= 8
         }
-        return max(max(max(largest[0], largest[1]), max(largest[2], largest[3])), max(max(largest[4], largest[5]), max(largest[6], largest[7])))
+        return largest.largestLane
     }
 }

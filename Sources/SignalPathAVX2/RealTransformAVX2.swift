@@ -52,7 +52,7 @@ public enum RealTransformAVX2 {
 
     /// One pair of bins (k, M−k), with the arithmetic of `unpack`'s eight lanes.
     @inline(__always)
-    public static func unpackPair(_ spectrum: UnsafeMutablePointer<Float>, _ k: Int, half m: Int, cosines: UnsafePointer<Float>, sines: UnsafePointer<Float>) {
+    static func unpackPair(_ spectrum: UnsafeMutablePointer<Float>, _ k: Int, half m: Int, cosines: UnsafePointer<Float>, sines: UnsafePointer<Float>) {
         let (low, high) = (2 &* k, 2 &* (m &- k))
         let (aRe, aIm, bRe, bIm) = (spectrum[low], spectrum[low &+ 1], spectrum[high], spectrum[high &+ 1])
         let (qRe, qIm) = (aRe + bRe, aIm - bIm)

@@ -9,9 +9,10 @@
 ///     D = y_p − y_{3−p} = Σ_{k<6} (c[k] − c[11−k])·(x[i−k] − x[i−11+k]),
 /// and max(|y_p|, |y_{3−p}|) = (|S| + |D|)/2: twelve multiply-adds for two phases where direct sums
 /// take 24, and the six sums and differences of the inputs serve both pairs. Each of S and D is one
-/// chain of fused multiply-adds; four chains are in flight for the two pairs. `Micro true-peak`,
-/// every block (everything interpolated): direct sums in two chains per phase 1.5 ns per sample,
-/// folded pairs 0.9–1.1 (standalone loop over a sine, 20 runs each). The taps folded are
+/// chain of fused multiply-adds; four chains are in flight for the two pairs. Direct sums in two
+/// chains per phase against folded pairs: a standalone loop over a sine, everything interpolated,
+/// 1.5 against 0.9–1.1 ns per sample (best of 20 runs each); `Micro true-peak`, every block, 1.5
+/// → 1.0 (BENCHMARKS.md of 14:18 and 15:42). The taps folded are
 /// multiples of 2⁻¹³ below 1, so their sums and differences are exact in Float.
 /// `TruePeakMeter.position` evaluates each phase with the same arithmetic (`foldedPair`) so a
 /// peak's place is found by its bits, and `TruePeakTests` checks the kernels against a scalar
@@ -124,8 +125,7 @@ public enum TruePeakAVX2 {
     static func foldedTail(
         _ samples: UnsafePointer<Float>, from start: Int, to end: Int, pair c: UnsafePointer<Float>, and second: UnsafePointer<Float>?, largest: SIMD8<Float>
     ) -> Float {
-        var result = max(
-            max(max(largest[0], largest[1]), max(largest[2], largest[3])), max(max(largest[4], largest[5]), max(largest[6], largest[7])))
+        var result = largest.largestLane
         var index = start
         while index < end {
             let (sum, difference) = foldedPair(samples, index, c)
@@ -160,13 +160,11 @@ public enum TruePeakAVX2 {
         var largest = SIMD8<Float>(repeating: 0)
         var index = range.lowerBound
         while index &+ 8 <= range.upperBound {
-            let bits = UnsafeRawPointer(samples + index).loadUnaligned(as: SIMD8<UInt32>.self) & 0x7fff_ffff
-            let magnitude = unsafeBitCast(bits, to: SIMD8<Float>.self)
+            let magnitude = magnitude(UnsafeRawPointer(samples + index).loadUnaligned(as: SIMD8<Float>.self))
             largest.replace(with: magnitude, where: magnitude .> largest)
             index &+= 8
         }
-        var result = max(
-            max(max(largest[0], largest[1]), max(largest[2], largest[3])), max(max(largest[4], largest[5]), max(largest[6], largest[7])))
+        var result = largest.largestLane
         while index < range.upperBound {
             result = max(result, abs(samples[index]))
             index &+= 1

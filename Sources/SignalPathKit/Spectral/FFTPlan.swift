@@ -32,14 +32,7 @@ final class RealFFT {
         // made on one worker's buffers runs on another's.
         input = fftwf_alloc_real(size)
         output = fftwf_alloc_complex(size / 2 + 1)
-        if packed ?? Self.packs(size) {
-            precondition(size >= 8 && size % 4 == 0, "packed transforms unpack pairs of bins below size/4")
-            plan = RealFFT.sharedComplexPlan(size: size / 2, input: UnsafeMutablePointer(OpaquePointer(input)), output: output)
-            unpackingTables = RealFFT.sharedUnpackingTables(size: size)
-        } else {
-            plan = RealFFT.sharedPlan(size: size, input: input, output: output)
-            unpackingTables = nil
-        }
+        (plan, unpackingTables) = RealFFT.sharedForwardPlan(size: size, packed: packed ?? Self.packs(size), input: input, output: output)
     }
 
     /// Whether transforms of `size` points are FFTW's complex transform of size/2 unpacked by
@@ -137,12 +130,7 @@ final class RealFFT {
             fftwf_free(input)
             fftwf_free(output)
         }
-        if packs(size) {
-            _ = sharedComplexPlan(size: size / 2, input: UnsafeMutablePointer(OpaquePointer(input)), output: output)
-            _ = sharedUnpackingTables(size: size)
-        } else {
-            _ = sharedPlan(size: size, input: input, output: output)
-        }
+        _ = sharedForwardPlan(size: size, packed: packs(size), input: input, output: output)
     }
 
     // MARK: - Plans
@@ -176,6 +164,16 @@ final class RealFFT {
             unpackingTables[size] = UnsafePointer(tables)
             return UnsafePointer(tables)
         }
+    }
+
+    /// The forward plan of `size` points, and when `packed` the tables that unpack its output
+    /// (`RealFFT.unpackingTables`): what a transform and `prepare` both make.
+    private static func sharedForwardPlan(
+        size: Int, packed: Bool, input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<fftwf_complex>
+    ) -> (OpaquePointer, UnsafePointer<Float>?) {
+        guard packed else { return (sharedPlan(size: size, input: input, output: output), nil) }
+        precondition(size >= 8 && size % 4 == 0, "packed transforms unpack pairs of bins below size/4")
+        return (sharedComplexPlan(size: size / 2, input: UnsafeMutablePointer(OpaquePointer(input)), output: output), sharedUnpackingTables(size: size))
     }
 
     private static func sharedPlan(
