@@ -4,6 +4,7 @@ import SignalPathKit
 struct Analyze: AsyncParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
+        _superCommandName: "signalpath",
         abstract: "Levels, loudness (EBU R128), true peak, tones, distortion and a spectral summary, in one pass.",
         discussion: """
             Each file is read once, in parallel chunks, with memory that does not grow with its \

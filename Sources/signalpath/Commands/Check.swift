@@ -4,6 +4,7 @@ import SignalPathKit
 struct Check: AsyncParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
+        _superCommandName: "signalpath",
         abstract: "Delivery verdicts: does each file meet a loudness profile (EBU R128, ATSC A/85, podcast, streaming)?",
         discussion: """
             Each file is analysed once (as analyze does) and checked against the rules of a \

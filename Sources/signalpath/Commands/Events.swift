@@ -4,6 +4,7 @@ import SignalPathKit
 struct Events: AsyncParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
+        _superCommandName: "signalpath",
         abstract: "What happens where: silences, clipping, dropouts, DC offset and loudness jumps, with their times.",
         discussion: """
             Each file is read once, in parallel chunks, with memory that does not grow with its \

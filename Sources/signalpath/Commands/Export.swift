@@ -4,6 +4,7 @@ import SignalPathKit
 struct Export: ParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
+        _superCommandName: "signalpath",
         abstract: "The rows of a scan database as NDJSON, CSV or JSON: one record per file.",
         discussion: """
             NDJSON (the default; schema signalpath.export/1) has a line per file with the row's \

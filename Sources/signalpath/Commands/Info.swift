@@ -4,6 +4,7 @@ import SignalPathKit
 struct Info: ParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
+        _superCommandName: "signalpath",
         abstract: "Show the format of audio files: container, sample format, rate, channels, length, tags.",
         discussion: """
             A report for people, on a terminal and piped alike (so `| grep`, `| less` see what \

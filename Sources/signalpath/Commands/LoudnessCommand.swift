@@ -4,6 +4,7 @@ import SignalPathKit
 struct LoudnessCommand: AsyncParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         commandName: "loudness",
+        _superCommandName: "signalpath",
         abstract: "Loudness over time: momentary and short-term every 100 ms, a chart on a terminal, CSV when piped.",
         discussion: """
             Momentary (400 ms) and short-term (3 s) loudness by ITU-R BS.1770-4 / EBU Tech 3341, \

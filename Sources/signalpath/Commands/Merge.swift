@@ -4,6 +4,7 @@ import SignalPathKit
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
+        _superCommandName: "signalpath",
         abstract: "Combine scan databases (one per shard or machine) into one.",
         discussion: """
             The rows of each database are added to --into (created when missing). A path present \

@@ -4,6 +4,7 @@ import SignalPathKit
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
+        _superCommandName: "signalpath",
         abstract: "Capture audio to a file with a live spectrum, losing nothing if killed.",
         discussion: """
             From an ALSA capture device (--device, default `default`) or raw PCM on standard input \

@@ -4,6 +4,7 @@ import SignalPathKit
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
+        _superCommandName: "signalpath",
         abstract: "A file's spectrum, animated in real time: full screen on a terminal, NDJSON frames when piped.",
         discussion: """
             On a terminal: the spectrum at the play head, a scrolling spectrogram, a meter per \

@@ -4,6 +4,7 @@ import SignalPathKit
 struct Scan: AsyncParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
+        _superCommandName: "signalpath",
         abstract: "Analyse whole archives into an SQLite database: resumable, skipping what is done, shardable over machines.",
         discussion: """
             Each file gets analyze's record (and with --profile a check verdict, with --events the \

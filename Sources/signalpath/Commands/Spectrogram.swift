@@ -4,6 +4,7 @@ import SignalPathKit
 struct Spectrogram: AsyncParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         commandName: "spectrogram",
+        _superCommandName: "signalpath",
         abstract: "Time × frequency: a heat map on a terminal, CSV when piped.",
         discussion: """
             On a terminal: a heat map as wide as the terminal, each column combining the segments \

@@ -4,6 +4,7 @@ import SignalPathKit
 struct Spectrum: AsyncParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         commandName: "spectrum",
+        _superCommandName: "signalpath",
         abstract: "The FFT spectrum of a time range: a plot on a terminal, CSV when piped.",
         discussion: """
             Every number states its conventions. The default scale, dbfs, is the single-sided \

@@ -4,6 +4,7 @@ import SignalPathKit
 struct Waveform: AsyncParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         commandName: "waveform",
+        _superCommandName: "signalpath",
         abstract: "Min/max envelope and RMS over time: a braille overview on a terminal, CSV when piped.",
         discussion: """
             Each column of the picture (or of the data) covers an exact run of frames: column c of \
