@@ -14,11 +14,13 @@ let package = Package(
     name: "signalpath",
     products: [
         .executable(name: "signalpath", targets: ["signalpath"]),
+        .executable(name: "signalpath-sha256", targets: ["signalpath-sha256"]),
         .library(name: "SignalPathKit", targets: ["SignalPathKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // SHA-256 of file contents for scan's --content-hash (Archive/ContentHash.swift).
+        // SHA-256 of file contents for scan's --content-hash, in the signalpath-sha256 helper
+        // (Sources/SignalPathKit/Archive/HashHelper.swift says why a process of its own).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
@@ -69,7 +71,6 @@ let package = Package(
             name: "SignalPathKit",
             dependencies: [
                 "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite",
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: optimizedTests ? [.unsafeFlags(["-O"])] : [],
             // FFTW linked from its static archive (libfftw3-dev ships it): the shared library's
@@ -89,6 +90,11 @@ let package = Package(
             // (docs/ARCHITECTURE.md, "Per-process costs").
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
         ),
+        // swift-crypto's one user: hashes the files signalpath lends it (its main.swift has the protocol).
+        .executableTarget(
+            name: "signalpath-sha256",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "SignalPathTestSupport",
             path: "Tests/SignalPathTestSupport"
@@ -100,8 +106,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SignalPathCLITests",
-            // Depending on the executable makes `swift test` build it; the tests run the binary.
-            dependencies: ["signalpath", "SignalPathTestSupport"]
+            // Depending on the executables makes `swift test` build them; the tests run the binary
+            // (and scan --content-hash its hashing helper).
+            dependencies: ["signalpath", "signalpath-sha256", "SignalPathTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -303,7 +303,7 @@ public struct Authenticity: Sendable, Equatable {
         case .vorbis: family = "vorbis"
         case .kaiserBesselDerived: family = "aac"
         }
-        let settings = (codecHint ?? "").components(separatedBy: " or ").filter { $0.hasPrefix(family + " ") }
+        let settings = (codecHint ?? "").split(separator: " or ").map(String.init).filter { $0.hasPrefix(family + " ") }
         codecHint = settings.isEmpty ? family : settings.joined(separator: " or ")
     }
 

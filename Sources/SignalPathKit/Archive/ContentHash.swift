@@ -1,36 +1,18 @@
-import Crypto
-
-/// SHA-256 of a file's bytes, for scan's `--content-hash` (swift-crypto's `Crypto`, the Linux twin
-/// of CryptoKit; BoringSSL's implementation). The only file that imports it.
+/// SHA-256 of a file's bytes, for scan's `--content-hash`: swift-crypto's `Crypto` (the Linux twin
+/// of CryptoKit; BoringSSL's implementation), in the `signalpath-sha256` helper, which reads the
+/// file through a duplicate of the reader's descriptor (`HashHelper` says why a process).
 public enum ContentHash {
-    /// The file's SHA-256 as 64 lowercase hexadecimal digits, read in 1 MiB pieces (memory does not
-    /// grow with the file) with the next piece in flight while one is hashed.
+    /// The file's SHA-256 as 64 lowercase hexadecimal digits: of the bytes it has when the hash
+    /// starts, fewer if it shrinks while being read. Memory does not grow with the file (the
+    /// helper reads 1 MiB pieces).
     public static func sha256(of reader: FileReader) async throws(SignalPathError) -> String {
-        let size = reader.size
-        let piece: Int64 = 1 << 20
-        var hasher = SHA256()
-        var offset: Int64 = 0
-        var next: Task<Result<FileBytes, SignalPathError>, Never>? = size > 0 ? read(reader, offset..<min(size, piece)) : nil
-        while let current = next {
-            let bytes = try await current.value.get()
-            offset += Int64(bytes.count)
-            // A file that shrank while being read ends the hash where its bytes end.
-            next = bytes.isEmpty || offset >= size ? nil : read(reader, offset..<min(size, offset + piece))
-            bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        }
-        return hasher.finalize().map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
-        }.joined()
+        try HashHelper.sha256(descriptor: reader.descriptor, count: reader.size, path: reader.path)
     }
 
-    private static func read(_ reader: FileReader, _ range: Range<Int64>) -> Task<Result<FileBytes, SignalPathError>, Never> {
-        Task {
-            do throws(SignalPathError) {
-                return .success(try await reader.read(range))
-            } catch {
-                return .failure(error)
-            }
-        }
+    /// Throws unless the helper is installed: asked before a scan that hashes, so that a missing
+    /// helper stops it with one line rather than storing every file as failed.
+    public static func checkHelper() throws(SignalPathError) {
+        guard HashHelper.location() == nil else { return }
+        throw SignalPathError.unavailable(path: HashHelper.executableName, reason: "--content-hash needs this helper, \(HashHelper.missingReason)")
     }
 }

@@ -22,14 +22,16 @@ import Synchronization
 /// the current one (`chunks(in:chunkSize:readAhead:)`, or `CachedFile`, do that).
 public final class FileReader: @unchecked Sendable {
     // @unchecked: DispatchIO channels are thread-safe (every operation is enqueued on the channel),
-    // the descriptor is only used for fstat and inside barriers, and the counters are atomics.
+    // the descriptor is only used for fstat, inside barriers and lent to the hashing helper (which
+    // reads a duplicate with pread), and the counters are atomics.
 
     /// The path as the caller named it; used in every error.
     public let path: String
     /// The absolute path with symbolic links resolved.
     public let resolvedPath: String
 
-    private let descriptor: Int32
+    /// Lent to `ContentHash`'s helper; the reader keeps it open and owns it.
+    let descriptor: Int32
     /// Where large reads get their buffers (`MappedBufferPool.reads` unless a test brings its own).
     let bufferPool: MappedBufferPool
     private let channel: DispatchIO

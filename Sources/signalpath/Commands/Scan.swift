@@ -72,6 +72,9 @@ struct Scan: AsyncParsableCommand, DataCommand {
         } catch {
             throw ExitCode(ExitStatus.report(error))
         }
+        if extras.contentHash {
+            do throws(SignalPathError) { try ContentHash.checkHelper() } catch { throw ExitCode(ExitStatus.report(error)) }
+        }
         var settings = analysis.settings
         settings.truePeakMode = truePeak.mode
         // An archive's many short files would each pay the search's fixed cost (AnalysisSettings).

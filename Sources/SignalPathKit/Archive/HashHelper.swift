@@ -1,0 +1,152 @@
+/// A `signalpath-sha256` process, which hashes the files it is lent descriptors of (the protocol
+/// is in its main.swift).
+///
+/// swift-crypto is linked into that helper rather than into signalpath: in signalpath its 409
+/// conformance records and relocated data cost every command's start 0.5–0.8 ms, for one option of
+/// `scan` (docs/ARCHITECTURE.md, "Per-process costs"). A Swift library cannot be opened on first
+/// use as the C libraries are, since the runtime is linked in statically; so the helper is a
+/// process, started on first use and kept for the next file. It is found next to the executable
+/// (the build tree) or in `../libexec/signalpath/` from it (`make install`).
+final class HashHelper: @unchecked Sendable {
+    // @unchecked: a helper serves one hash at a time (taken from the pool, given back after).
+
+    /// The file name of the helper executable.
+    static let executableName = "signalpath-sha256"
+
+    private let socket: Int32
+    private let process: pid_t
+
+    private init(socket: Int32, process: pid_t) {
+        self.socket = socket
+        self.process = process
+    }
+
+    deinit {
+        close(socket)
+        // End of input ends the helper: reaped here, so that none outlives its use as a zombie.
+        var status: Int32 = 0
+        while waitpid(process, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    /// Idle helpers: as many as hashes ran at once so far.
+    private static let idle = Protected<[HashHelper]>([])
+
+    /// The SHA-256 of the first `count` bytes of the file open on `descriptor` (fewer if it is
+    /// shorter by then), in lowercase hexadecimal, by an idle helper or a new one. `path` names
+    /// the file in errors.
+    static func sha256(descriptor: Int32, count: Int64, path: String) throws(SignalPathError) -> String {
+        let answer: String
+        if let reused = idle.withLock({ $0.popLast() }), let reply = try? reused.ask(descriptor: descriptor, count: count, path: path) {
+            answer = reply
+            idle.withLock { $0.append(reused) }
+        } else {
+            // No idle helper, or one that has died since its last answer (killed, say): a new one.
+            // Only a helper that answered goes back.
+            let helper = try start(for: path)
+            answer = try helper.ask(descriptor: descriptor, count: count, path: path)
+            idle.withLock { $0.append(helper) }
+        }
+        if answer.hasPrefix("error "), let code = Int32(answer.dropFirst(6)) {
+            throw SignalPathError.fromErrno(code, path: path)
+        }
+        guard answer.utf8.count == 64, answer.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            throw failure(path)
+        }
+        return answer
+    }
+
+    /// The process ids of the idle helpers (for tests).
+    static var idleProcesses: [pid_t] { idle.withLock { $0.map(\.process) } }
+
+    /// Sends one request and reads the answer's line.
+    private func ask(descriptor: Int32, count: Int64, path: String) throws(SignalPathError) -> String {
+        var length = UInt64(count).littleEndian
+        // One descriptor: CMSG_SPACE(sizeof(int)), the header and an int padded to 8 bytes.
+        let controlSize = MemoryLayout<cmsghdr>.size + 8
+        let control = UnsafeMutableRawPointer.allocate(byteCount: controlSize, alignment: 8)
+        defer { control.deallocate() }
+        control.initializeMemory(as: UInt8.self, repeating: 0, count: controlSize)
+        var header = cmsghdr()
+        header.cmsg_len = MemoryLayout<cmsghdr>.size + 4
+        header.cmsg_level = SOL_SOCKET
+        header.cmsg_type = Int32(SCM_RIGHTS)
+        control.storeBytes(of: header, as: cmsghdr.self)
+        control.storeBytes(of: descriptor, toByteOffset: MemoryLayout<cmsghdr>.size, as: Int32.self)
+        var sent = 0
+        repeat {
+            sent = withUnsafeMutableBytes(of: &length) { lengthBytes in
+                var part = iovec(iov_base: lengthBytes.baseAddress, iov_len: 8)
+                return withUnsafeMutablePointer(to: &part) { part in
+                    var message = msghdr()
+                    message.msg_iov = part
+                    message.msg_iovlen = 1
+                    message.msg_control = control
+                    message.msg_controllen = controlSize
+                    // MSG_NOSIGNAL: a helper that died is an error here, not a SIGPIPE.
+                    return sendmsg(socket, &message, Int32(MSG_NOSIGNAL))
+                }
+            }
+        } while sent < 0 && errno == EINTR
+        guard sent == 8 else { throw Self.failure(path) }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while line.count < 80 {
+            let got = recv(socket, &byte, 1, 0)
+            if got < 0 && errno == EINTR { continue }
+            guard got == 1 else { throw Self.failure(path) }
+            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            line.append(byte)
+        }
+        throw Self.failure(path)
+    }
+
+    private static func failure(_ path: String) -> SignalPathError {
+        .unavailable(path: path, reason: "the SHA-256 helper (\(executableName)) stopped without an answer")
+    }
+
+    /// Starts a helper on one end of a socket pair (its standard input and output).
+    private static func start(for path: String) throws(SignalPathError) -> HashHelper {
+        guard let executable = location() else { throw SignalPathError.unavailable(path: path, reason: "cannot hash: \(executableName) \(missingReason)") }
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            throw SignalPathError.fromErrno(errno, path: path)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // The socket as standard input and output; nothing else of ours beyond standard error
+        // (descriptors opened without close-on-exec, by SQLite say, would stay open in the helper).
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        // glibc 2.34's closefrom action, looked up: <spawn.h> declares it only under _GNU_SOURCE,
+        // which Swift's Glibc module is not built with.
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
+        }
+        var process: pid_t = 0
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
+        defer { for argument in arguments { free(argument) } }
+        let code = posix_spawn(&process, executable, &actions, nil, arguments, environ)
+        close(ends[1])
+        guard code == 0 else {
+            close(ends[0])
+            throw SignalPathError.unavailable(path: path, reason: "cannot start \(executableName): \(String(cString: strerror(code)))")
+        }
+        return HashHelper(socket: ends[0], process: process)
+    }
+
+    static let missingReason = "not found next to signalpath or in ../libexec/signalpath (make install puts it there)"
+
+    /// The helper next to the running executable, or in `../libexec/signalpath/` from it.
+    static func location() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
+        guard length > 0 else { return nil }
+        let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = executable.lastIndex(of: "/") else { return nil }
+        let directory = executable[..<slash]
+        return ["\(directory)/\(executableName)", "\(directory)/../libexec/signalpath/\(executableName)"]
+            .first { access($0, X_OK) == 0 }
+    }
+}

@@ -1,0 +1,114 @@
+import Crypto
+import Glibc
+
+// signalpath's SHA-256 helper. swift-crypto lives in this process, not in signalpath: linked into
+// signalpath, its conformance records and relocated data slowed every command's start by 0.5–0.8 ms
+// for the one option that hashes, scan --content-hash (docs/ARCHITECTURE.md, "Per-process costs").
+// signalpath starts it on first use (SignalPathKit's `HashHelper`) with a Unix socket as standard
+// input and output, and sends it requests:
+// - in: a message of 8 bytes, the little-endian count of bytes to hash, carrying an open
+//   descriptor of the file (SCM_RIGHTS);
+// - out: the SHA-256 of the file's first `count` bytes (fewer if the file is shorter now) as 64
+//   lowercase hexadecimal digits and a newline, or `error ERRNO` and a newline if reading failed.
+// The helper reads the file itself, in 1 MiB pieces: sent the bytes through the socket, it made
+// scan --content-hash of the 60-minute WAV 0.16 s slower than hashing in signalpath had (1.24
+// against 1.08 s); reading them itself, 1.11 s (docs/ARCHITECTURE.md, "Per-process costs").
+// End of input ends the helper (exit 0); a malformed request exits 65.
+
+/// The next request: the byte count and the descriptor; nil at end of input.
+func nextRequest() -> (count: UInt64, descriptor: Int32)? {
+    var count: UInt64 = 0
+    // One descriptor: CMSG_SPACE(sizeof(int)), the header and an int padded to 8 bytes.
+    let controlSize = MemoryLayout<cmsghdr>.size + 8
+    let control = UnsafeMutableRawPointer.allocate(byteCount: controlSize, alignment: 8)
+    defer { control.deallocate() }
+    control.initializeMemory(as: UInt8.self, repeating: 0, count: controlSize)
+    var received = 0
+    while true {
+        received = withUnsafeMutableBytes(of: &count) { countBytes in
+            var part = iovec(iov_base: countBytes.baseAddress, iov_len: 8)
+            return withUnsafeMutablePointer(to: &part) { part in
+                var message = msghdr()
+                message.msg_iov = part
+                message.msg_iovlen = 1
+                message.msg_control = control
+                message.msg_controllen = controlSize
+                return recvmsg(0, &message, Int32(MSG_CMSG_CLOEXEC))
+            }
+        }
+        if received < 0 && errno == EINTR { continue }
+        break
+    }
+    if received == 0 { return nil }
+    let header = control.load(as: cmsghdr.self)
+    guard received == 8, header.cmsg_level == SOL_SOCKET, header.cmsg_type == Int32(SCM_RIGHTS),
+        header.cmsg_len >= MemoryLayout<cmsghdr>.size + 4
+    else { exit(65) }
+    let descriptor = control.load(fromByteOffset: MemoryLayout<cmsghdr>.size, as: Int32.self)
+    return (UInt64(littleEndian: count), descriptor)
+}
+
+/// The answer to a request: the line to send back.
+enum Answer {
+    case digest(String)
+    case readFailed(errno: Int32)
+
+    var line: String {
+        switch self {
+        case .digest(let digest): return digest
+        case .readFailed(let code): return "error \(code)"
+        }
+    }
+}
+
+/// The SHA-256 of the first `count` bytes of `descriptor` in hexadecimal, or the errno of a failed read.
+func hash(_ descriptor: Int32, count: UInt64, into piece: UnsafeMutableRawPointer, capacity: Int) -> Answer {
+    var hasher = SHA256()
+    var offset: UInt64 = 0
+    while offset < count {
+        let got = pread(descriptor, piece, Int(min(UInt64(capacity), count - offset)), off_t(offset))
+        if got < 0 {
+            if errno == EINTR { continue }
+            return .readFailed(errno: errno)
+        }
+        // A file that shrank while being read ends the hash where its bytes end.
+        if got == 0 { break }
+        hasher.update(bufferPointer: UnsafeRawBufferPointer(start: piece, count: got))
+        offset += UInt64(got)
+    }
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    for byte in hasher.finalize() {
+        text.append(digits[Int(byte >> 4)])
+        text.append(digits[Int(byte & 15)])
+    }
+    return .digest(String(decoding: text, as: UTF8.self))
+}
+
+/// Writes all of `line` to standard output; false if the socket is gone.
+func answer(_ line: String) -> Bool {
+    var bytes = Array(line.utf8)
+    bytes.append(UInt8(ascii: "\n"))
+    var done = 0
+    while done < bytes.count {
+        let wrote = bytes.withUnsafeBytes { write(1, $0.baseAddress! + done, $0.count - done) }
+        if wrote > 0 {
+            done += wrote
+        } else if wrote < 0 && errno == EINTR {
+            continue
+        } else {
+            return false
+        }
+    }
+    return true
+}
+
+signal(SIGPIPE, SIG_IGN)
+let capacity = 1 << 20
+let piece = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 64)
+while let request = nextRequest() {
+    let result = hash(request.descriptor, count: request.count, into: piece, capacity: capacity)
+    close(request.descriptor)
+    guard answer(result.line) else { exit(74) }
+}
+exit(0)
