@@ -28,14 +28,21 @@ final class ScanWriter: @unchecked Sendable {
         self.store = store
     }
 
-    /// Queues `operation`; it is committed with whatever else is waiting.
+    /// Operations waiting beyond this make `submit` wait for the commits queued so far: a scan
+    /// that recognised files by content faster than SQLite committed their rows held them all in
+    /// memory (a first scan of a 100 000-entry list: BENCHMARKS.md's peak RSS row).
+    static let backlogLimit = 256
+
+    /// Queues `operation`; it is committed with whatever else is waiting. Waits while more than
+    /// `backlogLimit` operations wait.
     func submit(_ operation: Operation) {
-        let schedule = pending.withLock { pending in
+        let (schedule, backlog) = pending.withLock { pending in
             pending.operations.append(operation)
             defer { pending.flushScheduled = true }
-            return !pending.flushScheduled
+            return (!pending.flushScheduled, pending.operations.count)
         }
         if schedule { queue.async { self.flush() } }
+        if backlog > Self.backlogLimit { queue.sync {} }
     }
 
     /// The first write that failed, if one did (the scan then stops starting files).
