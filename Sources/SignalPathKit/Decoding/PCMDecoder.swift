@@ -1,3 +1,5 @@
+import SignalPathAVX2
+
 /// Converts uncompressed PCM bytes to Float directly, without libsndfile.
 ///
 /// The conversions repeat libsndfile's arithmetic exactly (integer → Float, then a multiply by
@@ -127,7 +129,11 @@ final class PCMDecoder: FrameDecoder {
         case .signed8:
             for index in 0..<count { out[index] = Float(Int8(bitPattern: raw[index])) * 0x1p-7 }
         case .signed16:
-            Self.convertIntegers(raw, out, count: count, as: Int16.self, swap: swap, scale: 0x1p-15)
+            // The AVX2 kernel converts what it can (the same values: `PCMAVX2`), this loop the rest.
+            let done = !swap && count >= 16 && ProcessorFeatures.hasX86_64_v3 ? PCMAVX2.int16ToFloat(raw.baseAddress!, count: count, into: out.baseAddress!) : 0
+            Self.convertIntegers(
+                UnsafeRawBufferPointer(rebasing: raw[(done &* 2)...]), UnsafeMutableBufferPointer(rebasing: out[done...]), count: count - done,
+                as: Int16.self, swap: swap, scale: 0x1p-15)
         case .signed24:
             for index in 0..<count {
                 let offset = index &* 3
