@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "SignalPathKit",
             dependencies: [
-                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite",
+                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite", "DescriptorMessage",
             ],
             swiftSettings: optimizedTests ? [.unsafeFlags(["-O"])] : [],
             // FFTW linked from its static archive (libfftw3-dev ships it): the shared library's
@@ -93,8 +93,10 @@ let package = Package(
         // swift-crypto's one user: hashes the files signalpath lends it (its main.swift has the protocol).
         .executableTarget(
             name: "signalpath-sha256",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["DescriptorMessage", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The message that lends the helper a descriptor, built alike by both ends.
+        .target(name: "DescriptorMessage"),
         .target(
             name: "SignalPathTestSupport",
             path: "Tests/SignalPathTestSupport"

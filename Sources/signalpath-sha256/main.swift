@@ -1,4 +1,5 @@
 import Crypto
+import DescriptorMessage
 import Glibc
 
 // signalpath's SHA-256 helper. swift-crypto lives in this process, not in signalpath: linked into
@@ -18,27 +19,10 @@ import Glibc
 /// The next request: the byte count and the descriptor; nil at end of input.
 func nextRequest() -> (count: UInt64, descriptor: Int32)? {
     var count: UInt64 = 0
-    // One descriptor: CMSG_SPACE(sizeof(int)), the header and an int padded to 8 bytes.
-    let controlSize = MemoryLayout<cmsghdr>.size + 8
-    let control = UnsafeMutableRawPointer.allocate(byteCount: controlSize, alignment: 8)
+    let control = UnsafeMutableRawPointer.allocate(byteCount: DescriptorMessage.controlSize, alignment: 8)
     defer { control.deallocate() }
-    control.initializeMemory(as: UInt8.self, repeating: 0, count: controlSize)
-    var received = 0
-    while true {
-        received = withUnsafeMutableBytes(of: &count) { countBytes in
-            var part = iovec(iov_base: countBytes.baseAddress, iov_len: 8)
-            return withUnsafeMutablePointer(to: &part) { part in
-                var message = msghdr()
-                message.msg_iov = part
-                message.msg_iovlen = 1
-                message.msg_control = control
-                message.msg_controllen = controlSize
-                return recvmsg(0, &message, Int32(MSG_CMSG_CLOEXEC))
-            }
-        }
-        if received < 0 && errno == EINTR { continue }
-        break
-    }
+    control.initializeMemory(as: UInt8.self, repeating: 0, count: DescriptorMessage.controlSize)
+    let received = DescriptorMessage.exchange(count: &count, control: control) { recvmsg(0, $0, Int32(MSG_CMSG_CLOEXEC)) }
     if received == 0 { return nil }
     let header = control.load(as: cmsghdr.self)
     guard received == 8, header.cmsg_level == SOL_SOCKET, header.cmsg_type == Int32(SCM_RIGHTS),

@@ -1,3 +1,5 @@
+import DescriptorMessage
+
 /// A `signalpath-sha256` process, which hashes the files it is lent descriptors of (the protocol
 /// is in its main.swift).
 ///
@@ -61,32 +63,17 @@ final class HashHelper: @unchecked Sendable {
     /// Sends one request and reads the answer's line.
     private func ask(descriptor: Int32, count: Int64, path: String) throws(SignalPathError) -> String {
         var length = UInt64(count).littleEndian
-        // One descriptor: CMSG_SPACE(sizeof(int)), the header and an int padded to 8 bytes.
-        let controlSize = MemoryLayout<cmsghdr>.size + 8
-        let control = UnsafeMutableRawPointer.allocate(byteCount: controlSize, alignment: 8)
+        let control = UnsafeMutableRawPointer.allocate(byteCount: DescriptorMessage.controlSize, alignment: 8)
         defer { control.deallocate() }
-        control.initializeMemory(as: UInt8.self, repeating: 0, count: controlSize)
+        control.initializeMemory(as: UInt8.self, repeating: 0, count: DescriptorMessage.controlSize)
         var header = cmsghdr()
         header.cmsg_len = MemoryLayout<cmsghdr>.size + 4
         header.cmsg_level = SOL_SOCKET
         header.cmsg_type = Int32(SCM_RIGHTS)
         control.storeBytes(of: header, as: cmsghdr.self)
         control.storeBytes(of: descriptor, toByteOffset: MemoryLayout<cmsghdr>.size, as: Int32.self)
-        var sent = 0
-        repeat {
-            sent = withUnsafeMutableBytes(of: &length) { lengthBytes in
-                var part = iovec(iov_base: lengthBytes.baseAddress, iov_len: 8)
-                return withUnsafeMutablePointer(to: &part) { part in
-                    var message = msghdr()
-                    message.msg_iov = part
-                    message.msg_iovlen = 1
-                    message.msg_control = control
-                    message.msg_controllen = controlSize
-                    // MSG_NOSIGNAL: a helper that died is an error here, not a SIGPIPE.
-                    return sendmsg(socket, &message, Int32(MSG_NOSIGNAL))
-                }
-            }
-        } while sent < 0 && errno == EINTR
+        // MSG_NOSIGNAL: a helper that died is an error here, not a SIGPIPE.
+        let sent = DescriptorMessage.exchange(count: &length, control: control) { sendmsg(socket, $0, Int32(MSG_NOSIGNAL)) }
         guard sent == 8 else { throw Self.failure(path) }
         var line: [UInt8] = []
         var byte: UInt8 = 0
