@@ -1,6 +1,6 @@
 /// 16-bit PCM samples (host byte order) to Float, sixteen at a time, in the module compiled for
 /// x86-64-v3 (AVX2): each x · 2^-15, exact, as `PCMDecoder`'s own loop converts it, so the same
-/// bits (`PCMDecoderTests`). That loop, at the x86-64 baseline, was 8.7 % of `cat F.wav | analyze -`
+/// bits (`DecodingTests`, against libsndfile). That loop, at the x86-64 baseline, was 8.7 % of `cat F.wav | analyze -`
 /// (perf, 60-minute WAV), where a stream's chunks are decoded before the workers take them.
 public enum PCMAVX2 {
     /// Converts samples from `source` into `out` while sixteen fit in `count`; returns the first

@@ -16,22 +16,6 @@ import Glibc
 // against 1.08 s); reading them itself, 1.11 s (docs/ARCHITECTURE.md, "Per-process costs").
 // End of input ends the helper (exit 0); a malformed request exits 65.
 
-/// The next request: the byte count and the descriptor; nil at end of input.
-func nextRequest() -> (count: UInt64, descriptor: Int32)? {
-    var count: UInt64 = 0
-    let control = UnsafeMutableRawPointer.allocate(byteCount: DescriptorMessage.controlSize, alignment: 8)
-    defer { control.deallocate() }
-    control.initializeMemory(as: UInt8.self, repeating: 0, count: DescriptorMessage.controlSize)
-    let received = DescriptorMessage.exchange(count: &count, control: control) { recvmsg(0, $0, Int32(MSG_CMSG_CLOEXEC)) }
-    if received == 0 { return nil }
-    let header = control.load(as: cmsghdr.self)
-    guard received == 8, header.cmsg_level == SOL_SOCKET, header.cmsg_type == Int32(SCM_RIGHTS),
-        header.cmsg_len >= MemoryLayout<cmsghdr>.size + 4
-    else { exit(65) }
-    let descriptor = control.load(fromByteOffset: MemoryLayout<cmsghdr>.size, as: Int32.self)
-    return (UInt64(littleEndian: count), descriptor)
-}
-
 /// The answer to a request: the line to send back.
 enum Answer {
     case digest(String)
@@ -90,9 +74,15 @@ func answer(_ line: String) -> Bool {
 signal(SIGPIPE, SIG_IGN)
 let capacity = 1 << 20
 let piece = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 64)
-while let request = nextRequest() {
-    let result = hash(request.descriptor, count: request.count, into: piece, capacity: capacity)
-    close(request.descriptor)
-    guard answer(result.line) else { exit(74) }
+while true {
+    switch DescriptorMessage.receive(on: 0) {
+    case .end:
+        exit(0)
+    case .malformed:
+        exit(65)
+    case .request(let count, let descriptor):
+        let result = hash(descriptor, count: count, into: piece, capacity: capacity)
+        close(descriptor)
+        guard answer(result.line) else { exit(74) }
+    }
 }
-exit(0)

@@ -4,7 +4,8 @@
 public enum ContentHash {
     /// The file's SHA-256 as 64 lowercase hexadecimal digits: of the bytes it has when the hash
     /// starts, fewer if it shrinks while being read. Memory does not grow with the file (the
-    /// helper reads 1 MiB pieces).
+    /// helper reads 1 MiB pieces). The calling thread waits for the helper's answer, as it was
+    /// busy hashing when swift-crypto ran in this process.
     public static func sha256(of reader: FileReader) async throws(SignalPathError) -> String {
         try HashHelper.sha256(descriptor: reader.descriptor, count: reader.size, path: reader.path)
     }

@@ -60,29 +60,23 @@ final class HashHelper: @unchecked Sendable {
     /// The process ids of the idle helpers (for tests).
     static var idleProcesses: [pid_t] { idle.withLock { $0.map(\.process) } }
 
-    /// Sends one request and reads the answer's line.
+    /// Sends one request and reads the answer's line. The helper writes the line with one call, so
+    /// it comes in one piece or few: read 1 byte at a time it took 65 calls per file (`strace -c`,
+    /// a first scan of 10 000 entries with --content-hash: 650 000 of 670 002 calls).
     private func ask(descriptor: Int32, count: Int64, path: String) throws(SignalPathError) -> String {
-        var length = UInt64(count).littleEndian
-        let control = UnsafeMutableRawPointer.allocate(byteCount: DescriptorMessage.controlSize, alignment: 8)
-        defer { control.deallocate() }
-        control.initializeMemory(as: UInt8.self, repeating: 0, count: DescriptorMessage.controlSize)
-        var header = cmsghdr()
-        header.cmsg_len = MemoryLayout<cmsghdr>.size + 4
-        header.cmsg_level = SOL_SOCKET
-        header.cmsg_type = Int32(SCM_RIGHTS)
-        control.storeBytes(of: header, as: cmsghdr.self)
-        control.storeBytes(of: descriptor, toByteOffset: MemoryLayout<cmsghdr>.size, as: Int32.self)
-        // MSG_NOSIGNAL: a helper that died is an error here, not a SIGPIPE.
-        let sent = DescriptorMessage.exchange(count: &length, control: control) { sendmsg(socket, $0, Int32(MSG_NOSIGNAL)) }
-        guard sent == 8 else { throw Self.failure(path) }
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while line.count < 80 {
-            let got = recv(socket, &byte, 1, 0)
+        guard DescriptorMessage.send(count: UInt64(count), descriptor: descriptor, on: socket) else { throw Self.failure(path) }
+        var line = [UInt8](repeating: 0, count: 80)
+        var received = 0
+        while received < line.count {
+            let got = line.withUnsafeMutableBytes { recv(socket, $0.baseAddress! + received, $0.count - received, 0) }
             if got < 0 && errno == EINTR { continue }
-            guard got == 1 else { throw Self.failure(path) }
-            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
-            line.append(byte)
+            guard got > 0 else { throw Self.failure(path) }
+            received += got
+            if let end = line[..<received].firstIndex(of: UInt8(ascii: "\n")) {
+                // One request is in flight at a time, so nothing follows the line.
+                guard end == received - 1 else { throw Self.failure(path) }
+                return String(decoding: line[..<end], as: UTF8.self)
+            }
         }
         throw Self.failure(path)
     }

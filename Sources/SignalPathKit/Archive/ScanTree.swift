@@ -152,7 +152,7 @@ public enum ScanPath {
         var full = path
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let directory = getcwd(&buffer, buffer.count).map { _ in String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) } ?? "."
+            let directory = getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? "."
             full = directory + "/" + path
         }
         var parts: [Substring] = []
