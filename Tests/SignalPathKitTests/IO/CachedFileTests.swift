@@ -86,6 +86,22 @@ struct CachedFileTests {
         #expect(used == 4 && cursor.position == 4094)
     }
 
+    @Test("a file that grows after a read shows its new bytes; blocks inside the size seen read as before")
+    func growingFile() throws {
+        let growing = scratch.write("growing.bin", Array(content[0..<10_000]))
+        let file = try CachedFile(path: growing, blockSize: 4096)
+        let cursor = FileCursor(file: file)
+        #expect(try cursor.bytes(in: 0..<20_000) == Array(content[0..<10_000]))
+        let handle = try #require(FileHandle(forWritingAtPath: growing))
+        handle.seekToEndOfFile()
+        handle.write(Data(content[10_000..<30_000]))
+        try handle.close()
+        // The short last block (8192..<10 000) was cached: reaching past the size seen, it is asked
+        // for again, and the blocks after it come from the file's new size.
+        #expect(try cursor.bytes(in: 0..<40_000) == Array(content[0..<30_000]))
+        #expect(try cursor.bytes(in: 12_000..<12_100) == Array(content[12_000..<12_100]))
+    }
+
     @Test("a cursor starting with the head reads only the head until a read goes past it, then the file's bytes as any cursor")
     func headFirst() throws {
         // Blocks of 512 KiB, so that block 0 reaches well past the 128 KiB head.
