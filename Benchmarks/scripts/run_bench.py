@@ -4,7 +4,7 @@ writes BENCHMARKS.md: median, min–max, peak RSS, audio seconds per second, rat
 targets hold. Usage: run_bench.py SIGNALPATH MICRO DATA_DIR OUTPUT.md
 (ReaderThroughput is found next to MICRO.)
 """
-import json, os, platform, subprocess, sys, tempfile, time
+import json, os, platform, shlex, subprocess, sys, tempfile, time
 
 signalpath, micro, data, output = sys.argv[1:5]
 wav = os.path.join(data, "long-60min.wav")
@@ -42,6 +42,7 @@ def row(name, result, audio_seconds, rss):
 
 groups = []
 targets = []
+group_notes = {}  # title: lines written under the group's commands
 
 # 1. The whole 60-minute file.
 segments = (3600 * 48000 - 4096) // 2048 + 1
@@ -69,32 +70,40 @@ targets.append(("analyze no slower than sox -n stats", t("signalpath analyze") /
 targets.append(("loudness no slower than analyze (issue 14)", t("signalpath loudness (CSV series)") / t("signalpath analyze"), 1.0, "≤"))
 targets.append(("events no slower than analyze (same run)", t("signalpath events") / t("signalpath analyze"), 1.0, "≤"))
 targets.append(("analyze ≥ 3× faster than ffmpeg ebur128=peak=true", t("ffmpeg ebur128=peak=true") / t("signalpath analyze"), 3, "≥"))
-# Issue 18's targets for the whole file. The ratios within 20 % are also measured from
-# alternating runs (below): in one hyperfine run a command's runs follow each other, and this
-# shared machine's speed changes for minutes at a time (spectrum of the 60-minute WAV every
-# 17 s: 0.245-0.252 s for 100 s, then 0.308-0.313 s, user time up by the same; 2026-11-26), so a
-# ratio of two tables' rows compared the commands at different speeds (spectrum/loop 1.00x and
-# 1.38x in two runs of the same code).
+# Issue 18's targets for the whole file, from alternating runs: in one hyperfine run a command's
+# runs follow each other, and this shared machine's speed changes for minutes at a time (spectrum
+# of the 60-minute WAV every 17 s: 0.245-0.252 s for 100 s, then 0.308-0.313 s, user time up by
+# the same; 2026-11-26), so a ratio of two rows of one table compared the commands at different
+# speeds (spectrum/loop 1.00x and 1.38x in two runs of the same code). Run in turn, a round's two
+# runs are a second apart, inside one of those spells, so each round's ratio compares them at one
+# speed; the target is the median of the rounds' ratios (the ratio of the two medians, also
+# shown, can still pair a fast spell's run of one with a slow spell's of the other: 1.25x against
+# a per-round 1.16x for cat | analyze, 2026-11-26).
 def alternating(first, second, rounds):
-    """Medians (s) of `first` and `second`, run in turn `rounds` times each after one warm-up."""
+    """Times (s) of `first` and `second` run in turn, `rounds` rounds after one warm-up, the order
+    swapped every round. Spawned without a shell, as hyperfine -N runs them."""
     times = ([], [])
     for round_index in range(rounds + 1):
         for index in ((0, 1) if round_index % 2 == 0 else (1, 0)):
             started = time.perf_counter()
-            subprocess.run((first, second)[index], shell=True, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(shlex.split((first, second)[index]), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             if round_index > 0:
                 times[index].append(time.perf_counter() - started)
-    return tuple(sorted(values)[len(values) // 2] for values in times)
+    return times
+def median(values):
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
 alternated = [
-    ("signalpath analyze", "sox -n stats", 9),
-    ("signalpath spectrum", "FFT-only loop (same segments, in memory)", 15),
-    ("cat WAV | signalpath analyze -", "signalpath analyze", 9),
+    ("signalpath analyze", "sox -n stats", 11),
+    ("signalpath spectrum", "FFT-only loop (same segments, in memory)", 21),
+    ("cat WAV | signalpath analyze -", "signalpath analyze", 11),
 ]
 commands_by_name = dict(whole)
-alternated_medians = {pair[:2]: alternating(commands_by_name[pair[0]], commands_by_name[pair[1]], pair[2]) for pair in alternated}
+alternated_times = {pair[:2]: alternating(commands_by_name[pair[0]], commands_by_name[pair[1]], pair[2]) for pair in alternated}
 def ratio_alternating(first, second):
-    a, b = alternated_medians[(first, second)]
-    return a / b
+    """The median of the rounds' ratios first / second."""
+    a, b = alternated_times[(first, second)]
+    return median([x / y for x, y in zip(a, b)])
 targets.append(("issue 18: analyze ≤ 0.6× sox -n stats (alternating runs)", ratio_alternating("signalpath analyze", "sox -n stats"), 0.6, "≤"))
 targets.append(("issue 18: spectrum ≤ 1.15× the FFT-only loop (alternating runs)",
                 ratio_alternating("signalpath spectrum", "FFT-only loop (same segments, in memory)"), 1.15, "≤"))
@@ -125,7 +134,13 @@ t = lambda name: results[name]["median"]
 targets.append(("analyze of 1 s at 45:00 ≤ ½ of sox trim", t("signalpath analyze 1 s at 45:00") / t("sox trim 2700 1 stat -freq"), 0.5, "≤"))
 targets.append(("issue 18: analyze of 1 s at 45:00 ≤ 10 ms", t("signalpath analyze 1 s at 45:00") * 1000, 10, "≤ ms"))
 targets.append(("issue 18: analyze of 1 s at the end of the 4.5 GB RF64 ≤ 10 ms", t("signalpath analyze 1 s, last minute of 4.5 GB RF64") * 1000, 10, "≤ ms"))
-targets.append(("issue 18: analyze of 1 s at 45:00 ≤ 0.33× sox trim", t("signalpath analyze 1 s at 45:00") / t("sox trim 2700 1 stat -freq"), 0.33, "≤"))
+# The ratio to sox trim from alternating runs too (as the whole file's, above); the hyperfine
+# table's ratio beside it.
+alternated_times[("signalpath analyze 1 s at 45:00", "sox trim 2700 1 stat -freq")] = alternating(
+    dict(ranged)["signalpath analyze 1 s at 45:00"], dict(ranged)["sox trim 2700 1 stat -freq"], 61)
+targets.append(("issue 18: analyze of 1 s at 45:00 ≤ 0.33× sox trim (alternating runs)",
+                ratio_alternating("signalpath analyze 1 s at 45:00", "sox trim 2700 1 stat -freq"), 0.33, "≤"))
+targets.append(("issue 18, one hyperfine run: analyze of 1 s at 45:00 / sox trim", t("signalpath analyze 1 s at 45:00") / t("sox trim 2700 1 stat -freq"), 0.33, "≤"))
 targets.append(("1 s at the end of 4.5 GB RF64 ≈ 1 s at 45:00 of the WAV (ratio)", t("signalpath analyze 1 s, last minute of 4.5 GB RF64") / t("signalpath analyze 1 s at 45:00"), 1.25, "≤"))
 
 # 3. FLAC and start-up.
@@ -175,6 +190,27 @@ results = hyperfine(aac, runs=5)
 # the pages of the shared libraries mapped: FFmpeg's three and the ~130 they load take ~24 MB
 # (measured with smaps_rollup around dlopen), which ffmpeg's own row pays as well.
 groups.append(("FFmpeg backend: 10-minute AAC in M4A (issue 17)", aac, results, 600))
+# What loading FFmpeg's libraries alone adds to a process's resident memory, loaded as FFmpeg.swift
+# loads them (RTLD_NOW | RTLD_LOCAL; libavutil, libavcodec, libavformat and the ~130 libraries
+# Debian's builds of them need): with signalpath's own start (the missing file's row), the floor of
+# the M4A's peak RSS before a frame is decoded (issue 18's ≤ 40 MB row).
+FFMPEG_LOAD = """
+import ctypes, ctypes.util, os
+def rss():
+    fields = dict(line.split(":", 1) for line in open("/proc/self/status"))
+    return [int(fields[key].split()[0]) / 1024 for key in ("RssAnon", "RssFile")]
+before = rss()
+for name in ("avutil", "avcodec", "avformat"):
+    ctypes.CDLL(ctypes.util.find_library(name), mode=os.RTLD_NOW | os.RTLD_LOCAL)
+after = rss()
+print(after[0] - before[0], after[1] - before[1])
+"""
+ffmpeg_anonymous, ffmpeg_file = map(float, subprocess.run(["python3", "-c", FFMPEG_LOAD], check=True, capture_output=True, text=True).stdout.split())
+group_notes["FFmpeg backend: 10-minute AAC in M4A (issue 17)"] = [
+    f"Loading FFmpeg's libraries alone (RTLD_NOW, as FFmpeg.swift does; with everything they load) adds "
+    f"{ffmpeg_anonymous + ffmpeg_file:.1f} MB to a process's resident memory ({ffmpeg_file:.1f} MB of mapped files, "
+    f"{ffmpeg_anonymous:.1f} MB anonymous); with signalpath's own start (a missing file, in the start-up floors) that is the "
+    "floor of the M4A's peak RSS before a frame is decoded.", ""]
 t = lambda name: results[name]["median"]
 targets.append(("analyze of the M4A ≤ 1.2× ffmpeg's decode alone", t("signalpath analyze, 10-min AAC M4A") / t("ffmpeg decode alone, same M4A"), 1.2, "≤"))
 
@@ -233,12 +269,18 @@ for row_text in reader_tables[0][1].splitlines():
 
 rss_limits = {}
 lines = []
-alternating_lines = ["## Alternating runs (issue 18's whole-file ratios)", "",
-                     "Each pair run in turn (the order swapped every round), after one warm-up; medians.", "",
-                     "| pair | rounds | first | second | ratio |", "|---|---|---|---|---|"]
-for first, second, rounds in alternated:
-    a, b = alternated_medians[(first, second)]
-    alternating_lines.append(f"| {first} / {second} | {rounds} | {a:.3f} s | {b:.3f} s | {a / b:.2f}× |")
+alternating_lines = ["## Alternating runs (issue 18's ratios)", "",
+                     "Each pair run in turn (the order swapped every round), after one warm-up. The target is the median of",
+                     "the rounds' ratios (a round's two runs a second or less apart, at one speed of this shared machine);",
+                     "the ratio of the two medians beside it.", "",
+                     "| pair | rounds | first (median) | second (median) | ratio of medians | median of the rounds' ratios (quartiles) |",
+                     "|---|---|---|---|---|---|"]
+for (first, second), (a, b) in alternated_times.items():
+    ratios = sorted(x / y for x, y in zip(a, b))
+    quartiles = f"{ratios[len(ratios) // 4]:.3f}–{ratios[(3 * len(ratios)) // 4]:.3f}"
+    unit, scale = ("ms", 1000) if median(a) < 0.1 else ("s", 1)
+    alternating_lines.append(f"| {first} / {second} | {len(a)} | {median(a) * scale:.3f} {unit} | {median(b) * scale:.3f} {unit} | "
+                             f"{median(a) / median(b):.3f}× | **{median(ratios):.3f}×** ({quartiles}) |")
 alternating_lines.append("")
 cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.processor())
 lines += ["# Benchmarks", "",
@@ -262,6 +304,7 @@ for title, commands, results, audio in groups:
         lines.append(row(name, results[name], seconds, rss))
     lines.append("")
     lines += ["Commands:", ""] + [f"- {name}: `{command.replace(data + '/', '')}`" for name, command in commands] + [""]
+    lines += group_notes.get(title, [])
     if title.startswith("60-minute"):
         lines += alternating_lines
 # FFTW is linked from its static archive, so its functions are not told apart by their image: its
