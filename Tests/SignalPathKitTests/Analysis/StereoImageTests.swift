@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SignalPathTestSupport
 @testable import SignalPathKit
+import SignalPathAVX2
 
 @Suite("Analysis: stereo image (correlation, delay, polarity, balance, mono loss)")
 struct StereoImageTests {
@@ -183,6 +184,66 @@ struct StereoImageTests {
             var model = 0.0
             for index in 0..<(window.count - lag) { model += Double(window[index]) * Double(window[index + lag]) }
             #expect(abs(values[lag] - model) <= 1e-5 * model, "lag \(lag): \(values[lag]) vs \(model)")
+        }
+    }
+
+    @Test("the pair's frame sums: a Double sum of every frame within Float rounding, |L − R| exact, overflowing blocks in Double")
+    func frameSums() {
+        var generator = SeededGenerator(seed: 23)
+        for count in [1, 7, 8, 9, 63, 64, 65, 200, 1001] {
+            let left = (0..<count).map { _ in Float.random(in: -1...1, using: &generator) }
+            var right = (0..<count).map { _ in Float.random(in: -1...1, using: &generator) }
+            // A block whose squares overflow a Float, summed again in Double.
+            if count > 100 { right[100] = 3e19 }
+            var sums = StereoImage.Sums(bins: 1)
+            left.withUnsafeBufferPointer { l in right.withUnsafeBufferPointer { r in sums.add(l, r) } }
+            // Each sum against a Double sum of its terms, within Float rounding of the terms' magnitudes.
+            let pairs = zip(left.map(Double.init), right.map(Double.init))
+            let terms: [[Double]] = [
+                pairs.map { $0.0 }, pairs.map { $0.1 }, pairs.map { $0.0 * $0.0 }, pairs.map { $0.1 * $0.1 },
+                pairs.map { $0.0 * $0.1 }, pairs.map { ($0.0 + $0.1) * ($0.0 + $0.1) / 4 },
+            ]
+            let found = [sums.left, sums.right, sums.leftSquares, sums.rightSquares, sums.products, sums.monoSquares]
+            for (value, parts) in zip(found, terms) {
+                let expected = parts.reduce(0, +), magnitude = parts.reduce(0) { $0 + abs($1) }
+                #expect(abs(value - expected) <= 1e-6 * magnitude, "\(count) frames: \(value) against \(expected)")
+            }
+            #expect(sums.rightSquares.isFinite && sums.monoSquares.isFinite)
+            #expect(sums.largestDifference == zip(left, right).map { abs($0 - $1) }.max())
+            #expect(sums.frames == Int64(count))
+        }
+    }
+
+    @Test(
+        "the pair's frame sums on AVX2 are the generic loop's bits, overflowing blocks and partial blocks included",
+        .enabled(if: ProcessorFeatures.hasX86_64_v3))
+    func frameSumsAVX2() {
+        var generator = SeededGenerator(seed: 29)
+        for count in [8, 16, 56, 64, 72, 136, 1000] {
+            let left = (0..<count).map { _ in Float.random(in: -1...1, using: &generator) }
+            var right = (0..<count).map { _ in Float.random(in: -1...1, using: &generator) }
+            if count >= 136 { right[70] = -2e19 }
+            var generic: StereoSumsAVX2.Totals = (0.5, -0.25, 1, 2, 3, 4), wide = generic
+            var genericLargest = SIMD8<Float>(repeating: 0.125), wideLargest = genericLargest
+            var offset = 0
+            while offset + 8 <= count {
+                let (a, b) = left.withUnsafeBufferPointer { l in
+                    right.withUnsafeBufferPointer { r in
+                        (
+                            StereoImage.Sums.accumulate(
+                                l.baseAddress! + offset, r.baseAddress! + offset, count: count - offset, totals: &generic, largest: &genericLargest),
+                            StereoSumsAVX2.accumulate(
+                                l.baseAddress! + offset, r.baseAddress! + offset, count: count - offset, totals: &wide, largest: &wideLargest)
+                        )
+                    }
+                }
+                #expect(a == b)
+                offset += a.done + a.overflowing
+                if a.overflowing == 0 { break }
+            }
+            #expect(offset == count / 8 * 8)
+            #expect(generic == wide, "\(count) frames")
+            #expect(genericLargest == wideLargest)
         }
     }
 }
