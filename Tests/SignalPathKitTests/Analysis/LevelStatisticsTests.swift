@@ -108,12 +108,12 @@ struct LevelTests {
         let rules = LevelStatistics.Rules(fullScale: 1, minimumClipRun: 3, silenceThreshold: 0.01)
         for round in 0..<60 {
             let count = Int.random(in: 1..<3000, using: &generator)
-            // Stretches of one kind, so that whole 64-sample blocks of quiet, loud, clipped and
-            // silent audio occur, and now and then a NaN.
+            // Stretches of one kind, so that whole blocks (`Pass.blockSize`, 128 samples) of quiet,
+            // loud, clipped and silent audio occur, and now and then a NaN.
             var samples: [Float] = []
             while samples.count < count {
                 let kind = Int.random(in: 0..<6, using: &generator)
-                for _ in 0..<min(count - samples.count, Int.random(in: 1..<200, using: &generator)) {
+                for _ in 0..<min(count - samples.count, Int.random(in: 1..<400, using: &generator)) {
                     switch kind {
                     case 0: samples.append(Bool.random(using: &generator) ? 1 : -1)
                     case 1: samples.append(0)
