@@ -91,8 +91,12 @@ struct AnalyzeCLITests {
         #expect(errors.count == 1 && errors[0].hasPrefix("signalpath: \(bad): "))
     }
 
-    @Test("a stream of many chunks, measured by 1, 2 or 3 workers while its one reader reads on, gives the file's analysis exactly")
-    func streamedChunksInParallel() throws {
+    @Test(
+        "a stream of many chunks, measured by 1, 2 or 3 workers while its one reader reads on, gives the file's analysis exactly",
+        arguments: [PCMFileBuilder.Encoding.signed24, .signed16])
+    func streamedChunksInParallel(encoding: PCMFileBuilder.Encoding) throws {
+        // 16-bit: the chunks go from the stream's buffer into the workers' rows, each starting with
+        // the frames the one before it ended with; 24-bit: through a window of Floats.
         // 12 s of stereo: ~2 M samples, several chunks of ~0.5 M, with a tone and noise so every
         // measure (levels, loudness gating, true peak, spectrum, stereo image) has work to do.
         let rate = 48_000, seconds = 12.0
@@ -100,8 +104,8 @@ struct AnalyzeCLITests {
         let noise = Signals.noise(count: tone.count * 2, amplitude: 0.05, seed: 31)
         var samples = noise
         for index in samples.indices { samples[index] += tone[index / 2] * (index % 2 == 0 ? 1 : 0.5) }
-        let builder = PCMFileBuilder(container: .wav, encoding: .signed24, channels: 2, sampleRate: rate)
-        let path = scratch.write("long.wav", builder.file(samples: samples))
+        let builder = PCMFileBuilder(container: .wav, encoding: encoding, channels: 2, sampleRate: rate)
+        let path = scratch.write("long-\(encoding).wav", builder.file(samples: samples))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         // What may differ between a file and a stream: the name, and the length a stream does not declare.
         func measures(_ json: String) throws -> String {

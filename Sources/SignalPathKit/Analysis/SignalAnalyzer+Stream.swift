@@ -9,6 +9,9 @@ extension SignalAnalyzer {
         workers: Int, combiner: AnalysisCombiner, subBlocks: (_ energy: Double, _ frames: Int) -> Void
     ) async throws(SignalPathError) {
         let window = try AnalysisWorker.makeWindow(self)
+        // 16-bit PCM goes from the stream's buffer into the workers' rows (`loadStreamed`).
+        let streamsInt16 = window.reader.streamsHostInt16
+        if streamsInt16 { window.reader.keepBehind(frames: AnalysisWorker.streamOverlap(self)) }
         var idle: [AnalysisWorker] = []
         for _ in 0..<max(1, workers) { idle.append(try AnalysisWorker(analyzer: self, reading: false)) }
         var nextChunk = 0
@@ -19,10 +22,12 @@ extension SignalAnalyzer {
                     while !ended, let worker = idle.popLast() {
                         let chunk = nextChunk
                         nextChunk += 1
-                        let load = try AnalysisWorker.load(chunk, into: window, analyzer: self)
+                        let frames =
+                            streamsInt16
+                            ? try worker.loadStreamed(chunk, from: window.reader)
+                            : worker.prepare(chunk, try AnalysisWorker.load(chunk, into: window, analyzer: self), from: window)
                         // The chunk that saw the stream end within its own frames is the last.
-                        if let end = load.endOfInput, end <= Int64(chunk + 1) * Int64(chunkFrames) { ended = true }
-                        let frames = worker.prepare(chunk, load, from: window)
+                        if let end = frames.endOfInput, end <= Int64(chunk + 1) * Int64(chunkFrames) { ended = true }
                         group.addTask { (worker, worker.measure(chunk, frames)) }
                     }
                     guard let (worker, result) = try await group.next() else { break }

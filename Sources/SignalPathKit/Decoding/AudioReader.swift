@@ -10,11 +10,14 @@ public final class AudioReader {
     /// The decoder, when it is `PCMDecoder` over a file (not a stream) and so can hand out samples
     /// where they lie.
     private let inPlace: PCMDecoder?
+    /// The decoder, when it is `PCMDecoder` over a stream, which hands out samples as they arrive.
+    private let streamed: PCMDecoder?
 
     init(file: AudioFile, decoder: FrameDecoder) {
         self.file = file
         self.decoder = decoder
         inPlace = file.isSeekable ? decoder as? PCMDecoder : nil
+        streamed = file.isSeekable ? nil : decoder as? PCMDecoder
     }
 
     public var format: AudioFormat { file.format }
@@ -69,6 +72,21 @@ public final class AudioReader {
     /// `PCMDecoder.forEachInt16Piece` for a seekable file; false otherwise.
     func forEachInt16Piece(_ frames: Range<Int64>, _ body: (UnsafeRawBufferPointer, Int) -> Void) -> Bool {
         inPlace?.forEachInt16Piece(frames, body) ?? false
+    }
+
+    /// True for a stream of 16-bit samples in the host's byte order (`forEachStreamedInt16Piece`).
+    var streamsHostInt16: Bool { streamed?.holdsHostInt16 == true }
+
+    /// Asks a stream to keep in memory the `frames` frames before the furthest one read, so that the next
+    /// `forEachStreamedInt16Piece` may start that far back.
+    func keepBehind(frames: Int) {
+        streamed?.keepBehind(frames: frames)
+    }
+
+    /// `PCMDecoder.forEachStreamedInt16Piece` for a stream that `streamsHostInt16`.
+    func forEachStreamedInt16Piece(_ frames: Range<Int64>, _ body: (UnsafeRawBufferPointer, Int) -> Void) throws(SignalPathError) -> Int {
+        guard let streamed else { preconditionFailure("only a stream of 16-bit PCM hands out its samples as they arrive") }
+        return try streamed.forEachStreamedInt16Piece(frames, body)
     }
 
     /// Asks the decoder not to read ahead past `frame` (where it can: uncompressed PCM), so that

@@ -111,6 +111,23 @@ final class PCMDecoder: FrameDecoder {
         handsOutInt16(frames) && forEachPiece(from: frames.lowerBound, count: frames.count, body) == frames.count
     }
 
+    /// Asks the cursor (a stream's) to keep in memory the `frames` frames before the furthest one read.
+    func keepBehind(frames: Int) {
+        cursor.keepBehind(frames * layout.bytesPerFrame)
+    }
+
+    /// `forEachPiece` over the interleaved 16-bit samples of `frames` of a stream, as they arrive,
+    /// until the stream ends or reaches the frames its header promises; returns how many frames
+    /// were handed. A stream's read error is thrown; so is a start further back than the stream
+    /// still holds (`keepBehind`). The decoder's position does not move.
+    func forEachStreamedInt16Piece(_ frames: Range<Int64>, _ body: (UnsafeRawBufferPointer, Int) -> Void) throws(SignalPathError) -> Int {
+        precondition(holdsHostInt16 && frames.lowerBound >= 0)
+        let count = Int(max(0, min(Int64(frames.count), (layout.frames ?? Int64.max) - frames.lowerBound)))
+        let done = forEachPiece(from: frames.lowerBound, count: count, body)
+        if done < count, let error = cursor.error { throw error }
+        return done
+    }
+
     /// The samples of one channel of four interleaved stereo frames, each loaded as an Int32:
     /// sign-extended by shifts (a frame's first sample is its low half on a little-endian
     /// processor), not taken as every other Int16 lane, which compiles to four dependent inserts.

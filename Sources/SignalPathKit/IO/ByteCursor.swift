@@ -15,6 +15,9 @@ public protocol ByteCursor: AnyObject {
     func peek(upTo count: Int, _ body: (UnsafeRawBufferPointer) -> Int) -> Int
     /// Asks not to read ahead past byte `offset`; a stream, which reads only what is consumed, ignores it.
     func limitReadAhead(to offset: Int64)
+    /// Asks a stream to keep in memory at least the `bytes` before the furthest byte read, so that a
+    /// seek back into them still works; a file, which can always seek back, ignores it.
+    func keepBehind(_ bytes: Int)
 }
 
 extension ByteCursor {
@@ -30,7 +33,9 @@ extension ByteCursor {
     }
 }
 
-extension FileCursor: ByteCursor {}
+extension FileCursor: ByteCursor {
+    public func keepBehind(_ bytes: Int) {}
+}
 
 extension UnsafeMutableRawBufferPointer {
     /// Copies `source[range]` to this buffer at `offset`; the cursors' inner step.

@@ -18,6 +18,8 @@ public final class StreamCursor: ByteCursor {
     /// The stream offset of `retained[0]`.
     private var retainedStart: Int64 = 0
     private var keepsEverything = true
+    /// Bytes kept behind the position once retaining stops (`keepBehind`).
+    private var keptBehind = 0
     private static let readSize = 256 << 10
 
     /// Reads from `descriptor`, which the caller keeps open for the cursor's lifetime.
@@ -54,8 +56,15 @@ public final class StreamCursor: ByteCursor {
 
     public func limitReadAhead(to offset: Int64) {}
 
-    /// Stops keeping read bytes: from now on only unread bytes stay in memory (once the samples
-    /// begin, nothing before the position is looked at again).
+    /// Keeps the `bytes` before the furthest byte read after `stopRetaining()`: a stream's analysis
+    /// reads each chunk's first frames again, the ones the chunk before it ended with.
+    public func keepBehind(_ bytes: Int) {
+        keptBehind = max(0, bytes)
+    }
+
+    /// Stops keeping read bytes: from now on only unread bytes stay in memory, and the `keepBehind`
+    /// bytes before the furthest one read (once the samples begin, nothing else before it is looked
+    /// at again).
     public func stopRetaining() {
         keepsEverything = false
     }
@@ -97,7 +106,7 @@ public final class StreamCursor: ByteCursor {
         guard !reachedEnd else { return false }
         // Keep what may still be looked at: everything unread, and while a header is being parsed a
         // window behind the position (so a chunk skipped by mistake cannot make memory grow).
-        let keepFrom = keepsEverything ? position - StreamCursor.lookBehind : position
+        let keepFrom = position - (keepsEverything ? StreamCursor.lookBehind : Int64(keptBehind))
         if keepFrom > retainedStart {
             let drop = Int(min(keepFrom - retainedStart, Int64(retained.count)))
             retained.removeFirst(drop)

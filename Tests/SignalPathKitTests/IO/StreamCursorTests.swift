@@ -60,4 +60,32 @@ struct StreamCursorTests {
         #expect(firstDifference(joined, content) == nil)
         #expect(largest <= 512 << 10, "held \(largest) bytes")
     }
+
+    @Test("after the header, the bytes kept behind the furthest one read can be read again; memory stays bounded by them and a read")
+    func keptBehind() throws {
+        let descriptor = pipe(content)
+        defer { close(descriptor) }
+        let cursor = StreamCursor(descriptor: descriptor, path: "-")
+        _ = try cursor.bytes(in: 0..<44)
+        cursor.stopRetaining()
+        let behind = 300_000
+        cursor.keepBehind(behind)
+        var random = SeededGenerator(seed: 14)
+        var position = 44
+        var largest = 0
+        var furthest = 44
+        while furthest < content.count {
+            // Forwards by up to 1 MiB, then back by up to what is kept behind the furthest byte
+            // read, as overlapping chunks do.
+            let end = min(content.count, position + Int.random(in: 1...(1 << 20), using: &random))
+            #expect(try cursor.bytes(in: Int64(position)..<Int64(end)) == Array(content[position..<end]), "\(position)..<\(end)")
+            largest = max(largest, cursor.retainedByteCount)
+            furthest = max(furthest, end)
+            position = max(44, furthest - Int.random(in: 0...behind, using: &random))
+        }
+        #expect(cursor.error == nil)
+        #expect(largest <= behind + (512 << 10), "held \(largest) bytes")
+        cursor.seek(to: Int64(content.count - behind - 1000))
+        #expect(cursor.error == .notSeekable(path: "-"), "further back than kept is gone")
+    }
 }
