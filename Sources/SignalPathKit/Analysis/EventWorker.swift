@@ -81,12 +81,18 @@ final class EventWorker: ChunkWorking, @unchecked Sendable {
     func process(chunk: Int) throws(SignalPathError) -> EventChunk {
         let own = ownFrames(chunk)
         let wanted = loadedFrames(chunk)
-        let load = try window.loadChunk(wanted, rangeStart: detector.frames.lowerBound, knownLength: detector.knownLength, path: detector.file.path)
+        let placed = try loadInPlace(wanted)
+        let load: FrameWindow.ChunkLoad
+        if let placed {
+            load = placed
+        } else {
+            load = try window.loadChunk(wanted, rangeStart: detector.frames.lowerBound, knownLength: detector.knownLength, path: detector.file.path)
+        }
         let got = load.got, available = load.available, endOfInput = load.endOfInput
         let present = own.lowerBound..<max(own.lowerBound, min(own.upperBound, available))
         var result = EventChunk(index: chunk, frames: present, endOfInput: endOfInput)
         guard !present.isEmpty else { return result }
-        deinterleave(got)
+        if placed == nil { deinterleave(got) }
         let base = wanted.lowerBound
         rows.withUnsafeBufferPointer { rows in
             let context = Scan(
@@ -101,6 +107,27 @@ final class EventWorker: ChunkWorking, @unchecked Sendable {
             context.subBlocks(into: &result)
         }
         return result
+    }
+
+    /// A file's 16-bit samples from the cache straight into the rows, as `AnalysisWorker.loadInPlace`
+    /// places them: through the window of Floats, the conversion and the deinterleave were 7.6 % of
+    /// `events`' CPU on the 60-minute WAV (perf; 11 paired rounds 0.702 → 0.647 s, the same JSON).
+    /// Nil where the samples are not 16-bit in the host's order, or the file does not hold them
+    /// (then the window reads them, and reports a cut file).
+    private func loadInPlace(_ wanted: Range<Int64>) throws(SignalPathError) -> FrameWindow.ChunkLoad? {
+        let reader = window.reader
+        guard reader.holdsHostInt16, let fileFrames = detector.file.format.frames else { return nil }
+        let first = detector.frames.lowerBound + wanted.lowerBound
+        let got = Int(max(0, min(Int64(wanted.count), fileFrames - first)))
+        let channels = self.channels, rowLength = self.rowLength
+        let placed = rows.withUnsafeMutableBufferPointer { rows in
+            reader.forEachInt16Piece(first..<first + Int64(got)) { piece, firstFrame in
+                AnalysisWorker.deinterleave(int16: piece, channels: channels, into: rows.baseAddress! + firstFrame, rowLength: rowLength)
+            }
+        }
+        guard placed else { return nil }
+        return try FrameWindow.ChunkLoad(
+            got: got, of: wanted, rangeStart: detector.frames.lowerBound, knownLength: detector.knownLength, path: detector.file.path)
     }
 
     private func deinterleave(_ got: Int) {

@@ -61,6 +61,19 @@ struct EventDetectorTests {
         }
     }
 
+    @Test("16-bit samples placed from the cache (WAV) give the events that decoding through a window (big-endian AIFF) gives", arguments: [6, 7])
+    func int16InPlace(seed: UInt64) async throws {
+        let rate = 8000, samples = material(seed: seed, rate: rate)
+        func write(_ container: PCMFileBuilder.Container, _ name: String) -> String {
+            scratch.write(name, PCMFileBuilder(container: container, encoding: .signed16, channels: 2, sampleRate: rate).file(samples: samples))
+        }
+        let wav = write(.wav, "m\(seed)-16.wav"), aiff = write(.aiff, "m\(seed)-16.aiff")
+        let placed = try await events(wav, chunkFrames: 997, workers: 2)
+        #expect(Set(placed.map(\.kind)).isSuperset(of: [.clipping, .dropout, .dcOffset]), "every kind occurs")
+        let decoded = try await events(aiff, chunkFrames: 997, workers: 2)
+        #expect(placed == decoded, "\(firstDifference(placed.map { "\($0)" }, decoded.map { "\($0)" }) ?? "")")
+    }
+
     @Test("silences and clipping equal a naive scan of the samples", arguments: [4, 5])
     func naiveModel(seed: UInt64) async throws {
         let rate = 8000
