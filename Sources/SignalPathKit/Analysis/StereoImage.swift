@@ -105,20 +105,18 @@ public struct StereoImage: Sendable, Equatable {
                 guard overflowing > 0 else { break }
                 // Float data may hold values whose squares overflow a Float (beyond ~1.8e19): such a
                 // block is summed again in Double. (Σ L·R is bounded by Σ L² + Σ R².)
-                (self.left, self.right, leftSquares, rightSquares, products, monoSquares) = totals
-                for frame in index..<index &+ overflowing { addInDouble(l[frame], r[frame]) }
-                totals = (self.left, self.right, leftSquares, rightSquares, products, monoSquares)
+                for frame in index..<index &+ overflowing { Self.addInDouble(l[frame], r[frame], to: &totals) }
                 index &+= overflowing
             }
-            (self.left, self.right, leftSquares, rightSquares, products, monoSquares) = totals
             var largestDifference = Swift.max(
                 Swift.max(Swift.max(largest[0], largest[1]), Swift.max(largest[2], largest[3])),
                 Swift.max(Swift.max(largest[4], largest[5]), Swift.max(largest[6], largest[7])))
             while index < count {
                 largestDifference = Swift.max(largestDifference, abs(l[index] - r[index]))
-                addInDouble(l[index], r[index])
+                Self.addInDouble(l[index], r[index], to: &totals)
                 index &+= 1
             }
+            (self.left, self.right, leftSquares, rightSquares, products, monoSquares) = totals
             frames += Int64(count)
             self.largestDifference = Swift.max(self.largestDifference, largestDifference)
         }
@@ -172,14 +170,14 @@ public struct StereoImage: Sendable, Equatable {
         }
 
         /// One frame's terms, in Double.
-        private mutating func addInDouble(_ x: Float, _ y: Float) {
+        private static func addInDouble(_ x: Float, _ y: Float, to totals: inout StereoSumsAVX2.Totals) {
             let a = Double(x), b = Double(y)
-            left += a
-            right += b
-            leftSquares += a * a
-            rightSquares += b * b
-            products += a * b
-            monoSquares += (a + b) * 0.5 * ((a + b) * 0.5)
+            totals.left += a
+            totals.right += b
+            totals.leftSquares += a * a
+            totals.rightSquares += b * b
+            totals.products += a * b
+            totals.mono += (a + b) * 0.5 * ((a + b) * 0.5)
         }
 
         /// Adds one segment's conj(X_L)·X_R, given both spectra interleaved (re, im), into `real`
