@@ -143,6 +143,45 @@ struct EventsCLITests {
         }
     }
 
+    /// The gap corpus (Tests/Reference/gap_corpus.py): fluidsynth music and recorded speech in 16
+    /// and 24 bits, with gaps of digital zero, of dither at the format's last bits and of the
+    /// programme 60 dB down, 1 ms to 1.5 s long, at seeded places with sound around them.
+    @Test("every gap inside sound is one row of the right kind, starting and ending within 1 ms; programme without gaps gives none")
+    func gapsOfEveryLength() throws {
+        let corpus = scratch.file("gaps")
+        let made = try run(try #require(which("python3")), ["\(repositoryRoot)/Tests/Reference/gap_corpus.py", "--out", corpus], timeout: 300)
+        try #require(made.status == 0, "\(made.stderr)")
+        let truth = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: corpus + "/truth.json"))) as? [String: Any])
+        let files = try #require(truth["files"] as? [[String: Any]])
+        var gapsChecked = 0
+        var lengths = Set<Int>()
+        for file in files {
+            let name = try #require(file["file"] as? String), rate = try #require(file["rate"] as? Double)
+            let gaps = try #require(file["gaps"] as? [[String: Any]])
+            var events = try eventList(corpus + "/" + name)
+            for gap in gaps {
+                let start = Double(gap["start"] as! Int) / rate, end = Double(gap["end"] as! Int) / rate
+                let expected = gap["expect"] as! String, kind = gap["kind"] as! String
+                let rows = events.indices.filter { abs((events[$0]["start_s"] as! Double) - start) <= 0.001 }
+                #expect(rows.count == 1, "\(name): \(kind) gap \(start)..<\(end) s: \(rows.map { events[$0] })")
+                if let row = rows.first {
+                    let event = events[row]
+                    #expect(event["type"] as? String == expected && abs((event["end_s"] as! Double) - end) <= 0.001, "\(name): \(kind) \(start)..<\(end) s: \(event)")
+                    // A gap in both channels of a stereo file is one row of both.
+                    let mono = (file["channels"] as! Int) == 1 && expected == "dropout"
+                    #expect(event["channel"] as? String == (mono ? "mono" : "all"), "\(name): \(event)")
+                }
+                for row in rows.reversed() { events.remove(at: row) }
+                gapsChecked += 1
+                lengths.insert(Int(((end - start) * 1000).rounded()))
+            }
+            #expect(events.isEmpty, "\(name): rows for nothing put in: \(events)")
+        }
+        // The corpus's premise: every length from 1 ms to beyond the silence rule, of each kind.
+        #expect(gapsChecked >= 120 && lengths.isSuperset(of: [1, 5, 190, 250, 400, 490, 700, 1500]), "\(gapsChecked) gaps of \(lengths.sorted()) ms")
+    }
+
     @Test("espeak-ng's speech: every dropout listed is a run of exact zero the synthesiser wrote, none elsewhere")
     func synthesizedClosures() throws {
         // espeak-ng writes the closure of a stop as an abrupt cut to digital zero, the voice
@@ -202,6 +241,38 @@ struct EventsCLITests {
         for gap in placed { #expect(dropouts.contains(gap), "\(gap) not in \(dropouts)") }
     }
 
+    @Test("a loudness jump's loudness is in level_lufs, equal to ffmpeg ebur128's short-term loudness where it ends; level_dbfs stays empty")
+    func loudnessJumpInLUFS() throws {
+        let path = scratch.file("jump.wav")
+        let script = """
+            import sys, numpy as np, soundfile as sf
+            r = 48000; g = np.random.default_rng(1)
+            x = np.concatenate([g.normal(0, 10 ** (-40 / 20), 5 * r), g.normal(0, 10 ** (-15 / 20), 5 * r)])
+            sf.write(sys.argv[1], np.stack([x, x], 1).astype(np.float32), r, subtype='FLOAT')
+            """
+        let made = try run(try #require(which("python3")), ["-c", script, path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let jumps = try eventList(path).filter { $0["type"] as? String == "loudness_jump" }
+        try #require(jumps.count == 1, "\(jumps)")
+        let jump = jumps[0], end = try #require(jump["end_s"] as? Double), lufs = try #require(jump["level_lufs"] as? Double)
+        #expect(jump["level_dbfs"] is NSNull, "\(jump)")
+        // ffmpeg's frame at pts_time t carries the short-term loudness of the 3 s ending at t + 0.1 s.
+        let meter = scratch.file("meter.txt")
+        let ffmpeg = try run(
+            try #require(which("ffmpeg")), ["-v", "error", "-i", path, "-af", "ebur128=metadata=1,ametadata=print:file=\(meter)", "-f", "null", "-"])
+        try #require(ffmpeg.status == 0, "\(ffmpeg.stderr)")
+        var time = -1.0, shortTerm: Double? = nil
+        for line in try String(contentsOfFile: meter, encoding: .utf8).split(separator: "\n") {
+            if let range = line.range(of: "pts_time:") { time = Double(line[range.upperBound...]) ?? -1 }
+            if line.hasPrefix("lavfi.r128.S="), abs(time + 0.1 - end) < 0.001 { shortTerm = Double(line.dropFirst("lavfi.r128.S=".count)) }
+        }
+        let reference = try #require(shortTerm, "no ffmpeg frame ends at \(end) s")
+        #expect(abs(lufs - reference) <= 0.01, "signalpath \(lufs) LUFS, ffmpeg \(reference) LUFS at \(end) s")
+        let csv = try signalpath("events", path, "--format", "csv")
+        let row = try #require(csv.stdout.split(separator: "\n").last.map { $0.split(separator: ",", omittingEmptySubsequences: false) })
+        #expect(row[6].isEmpty && Double(row[7]) == (lufs * 100).rounded() / 100, "\(row)")
+    }
+
     @Test("text, CSV, TSV and NDJSON carry the same events; a broken file among them is an entry and exit 65")
     func formats() throws {
         let path = try speechWithEvents()
@@ -209,10 +280,10 @@ struct EventsCLITests {
         let csv = try signalpath("events", path, "--format", "csv")
         #expect(csv.status == 0)
         let rows = csv.stdout.split(separator: "\n")
-        #expect(rows.first == "path,type,channel,start_s,end_s,duration_s,level_dbfs,detail")
+        #expect(rows.first == "path,type,channel,start_s,end_s,duration_s,level_dbfs,level_lufs,detail")
         let ndjson = try signalpath("events", path, "--format", "ndjson")
         let lines = ndjson.stdout.split(separator: "\n")
-        #expect(lines.count == rows.count && lines.allSatisfy { $0.contains("\"schema\":\"signalpath.events/1\"") })
+        #expect(lines.count == rows.count && lines.allSatisfy { $0.contains("\"schema\":\"signalpath.events/2\"") })
         #expect(lines.last?.contains("\"summary\":{\"events\":\(rows.count - 1),") == true, "\(lines.last ?? "")")
         let text = try signalpath("events", path)
         #expect(text.stdout.contains("type") && text.stdout.contains("silence") && text.stdout.contains("rules:"))

@@ -20,6 +20,11 @@ public struct AudioEvent: Sendable, Equatable {
     /// Words for people.
     public var detail: String
 
+    /// The level in dBFS (nil for a loudness jump, whose level is a loudness).
+    public var levelDBFS: Double? { kind == .loudnessJump ? nil : level }
+    /// The short-term loudness after a loudness jump, LUFS (nil for every other kind).
+    public var loudnessLUFS: Double? { kind == .loudnessJump ? level : nil }
+
     public init(kind: Kind, channel: Int?, frames: Range<Int64>, level: Double?, samples: Int64 = 0, detail: String) {
         self.kind = kind
         self.channel = channel

@@ -1,7 +1,7 @@
 /// Merges `EventChunk`s in chunk order and applies the rules: joins the runs that cross chunk
-/// edges, then runs the block-level detectors (collapses, DC offset, loudness jumps) over the
-/// millisecond and 100 ms sums in order. Decided events are held until no later one can end
-/// before them, then handed out in the order they end.
+/// edges, pairs the edges of gaps, then runs the block-level rules (gaps staying down, DC offset,
+/// loudness jumps) over the millisecond and 100 ms sums in order. Decided events are held until
+/// no later one can end before them, then handed out in the order they end.
 final class EventCombiner {
     private let detector: EventDetector
     private let settings: EventSettings
@@ -28,14 +28,12 @@ final class EventCombiner {
     // 1 ms blocks and 100 ms sub-blocks not yet complete (from `nextBlock` / `nextSubBlock`).
     private var nextBlock = 0
     private var blockSquares: [Double] = []
-    private var blockAlive: [Bool] = []
     private var nextSubBlock = 0
     private var subEnergy: [Double] = []
     private var subSums: [Double] = []
-    private var collapse: [CollapseState]
-    /// The collapse rule's power ratios, and the 1 ms blocks in its 10 ms.
-    private let collapseLevels: (sound: Double, depth: Double, hold: Double, window: Int)
-    private var dc: [DCState]
+    private var gaps: GapPairing
+    private var dropouts: DropoutSettler
+    private var dc: [DCOffsetSpans]
     private var shortTerm = ShortTermLoudness()
     private var jump = JumpState()
 
@@ -49,12 +47,9 @@ final class EventCombiner {
         openClip = [RunPiece?](repeating: nil, count: channels)
         openRepeat = openClip
         clusters = [Cluster?](repeating: nil, count: channels)
-        collapse = [CollapseState](repeating: CollapseState(), count: channels)
-        dc = [DCState](repeating: DCState(), count: channels)
-        collapseLevels = (
-            sound: pow(10, (settings.silenceThreshold + EventSettings.soundAboveSilence) / 10), depth: pow(10, -EventSettings.collapseDepth / 10),
-            hold: pow(10, -EventSettings.collapseHold / 10), window: Int((EventSettings.flankLength * 1000).rounded())
-        )
+        gaps = GapPairing(channels: channels)
+        dropouts = DropoutSettler(channels: channels, tolerance: Int64(detector.gapFrames))
+        dc = [DCOffsetSpans](repeating: DCOffsetSpans(limit: settings.maximumDC), count: channels)
     }
 
     var fractionDone: Double {
@@ -64,11 +59,16 @@ final class EventCombiner {
 
     func add(_ chunk: EventChunk, emit: (AudioEvent) -> Void) {
         merger.add(chunk, index: chunk.index) { merge($0) }
-        release(upTo: position - Int64(2 * rate), emit: emit)
+        // Every channel's gaps ending 0.1 s back are decided (a gap is judged 1 ms after its end).
+        settleDropouts(upTo: position - Int64(0.1 * rate), openSilence: openSilence?.start)
+        // Nothing is written before a dropout or a DC span still held back that may end earlier.
+        let held = ([dropouts.earliestEnd] + dc.map(\.heldEnd)).compactMap { $0 }.min() ?? .max
+        release(upTo: min(position - Int64(2 * rate), held - 1), emit: emit)
     }
 
     func finish(emit: (AudioEvent) -> Void) -> EventSummary {
         closeAll()
+        settleDropouts(upTo: .max, openSilence: nil, final: true)
         release(upTo: .max, emit: emit)
         return summary
     }
@@ -86,8 +86,8 @@ final class EventCombiner {
             // A cluster ends when no run can come within 10 ms of it any more.
             if let cluster = clusters[channel], openClip[channel] == nil, cluster.end + clipGap <= position { closeCluster(channel) }
         }
+        gaps.add(chunk.gapEdges)
         accumulate(&blockSquares, &nextBlock, chunk.blockSquares, first: chunk.firstBlock, width: channels)
-        accumulateAlive(chunk)
         accumulate(&subEnergy, &nextSubBlock, chunk.weightedEnergy, first: chunk.firstSubBlock, width: 1)
         var ignored = nextSubBlock
         accumulate(&subSums, &ignored, chunk.sums, first: chunk.firstSubBlock, width: channels)
@@ -119,13 +119,6 @@ final class EventCombiner {
         }
     }
 
-    private func accumulateAlive(_ chunk: EventChunk) {
-        for (slot, alive) in chunk.blockAlive.enumerated() {
-            let index = (chunk.firstBlock - nextBlock) * channels + slot
-            if index < blockAlive.count { blockAlive[index] = blockAlive[index] && alive } else { blockAlive.append(alive) }
-        }
-    }
-
     private func closeAll() {
         if let run = openSilence { silenceRun(run) }
         openSilence = nil
@@ -137,8 +130,9 @@ final class EventCombiner {
             openRepeat[channel] = nil
         }
         processBlocks(final: true)
+        gaps.finish { gap($0) }
         processSubBlocks(final: true)
-        for channel in 0..<channels { closeDC(channel) }
+        for channel in 0..<channels { dc[channel].finish { dcSpan($0, channel) } }
         closeJump()
     }
 
@@ -173,6 +167,7 @@ final class EventCombiner {
     private func silenceRun(_ run: RunPiece) {
         let length = run.end - run.start
         guard Double(length) >= settings.minimumSilence * rate else { return }
+        dropouts.addSilence(run.start..<run.end)
         decide(
             .silence, nil, run.start..<run.end, level: dBFS(Double(run.value)),
             detail: "every channel below \(UnitFormat.fixed(settings.silenceThreshold, 1)) dBFS for \(seconds(length))")
@@ -206,30 +201,18 @@ final class EventCombiner {
     private func repeatRun(_ run: RunPiece, _ channel: Int) {
         let length = run.end - run.start
         let sound = Float(pow(10, (settings.silenceThreshold + EventSettings.soundAboveSilence) / 20))
-        let longest = min(settings.minimumSilence, EventSettings.maximumCollapse) * rate
-        guard Double(length) >= (EventSettings.minimumDropout * rate).rounded(.up), Double(length) < longest,
-            abs(run.value) < detector.fullScale, let before = run.flankIn, let after = run.flankOut, before >= sound, after >= sound
+        guard length >= Int64(detector.gapFrames), abs(run.value) < detector.fullScale, let before = run.flankIn, let after = run.flankOut,
+            before >= sound, after >= sound
         else { return }
-        let what = run.value == 0 ? "digital zero" : "one repeated value (\(UnitFormat.fixed(20 * log10(Double(abs(run.value))), 1)) dBFS)"
-        decide(
-            .dropout, channel, run.start..<run.end, level: dBFS(Double(abs(run.value))),
-            detail: "\(UnitFormat.fixed(Double(length) / rate * 1000, 1)) ms of \(what) inside sound")
+        dropouts.add(
+            .init(
+                channel: channel, frames: run.start..<run.end, content: dBFS(Double(abs(run.value))).map { .held(level: $0) } ?? .zero, exactStart: true,
+                exactEnd: true))
     }
 
-    // MARK: Collapses, on 1 ms blocks
+    private func milliseconds(_ frames: Int64) -> String { UnitFormat.fixed(Double(frames) / rate * 1000, 1) + " ms" }
 
-    private struct CollapseState {
-        /// The last 10 blocks before now that were not part of a collapse: Σ x² and frames.
-        var history: [(squares: Double, frames: Int64)] = []
-        var start: Int64 = 0, end: Int64 = 0
-        var reference = 0.0
-        var squares = 0.0, frames: Int64 = 0, blocks = 0
-        var alive = false
-        var phase = Phase.idle
-        /// Blocks seen after a collapse ended, and their Σ x² and frames.
-        var after = 0, afterSquares = 0.0, afterFrames: Int64 = 0
-        enum Phase { case idle, collapsed, checking }
-    }
+    // MARK: Gaps, on 1 ms blocks
 
     private func processBlocks(final: Bool) {
         var processed = 0
@@ -237,97 +220,36 @@ final class EventCombiner {
             let block = nextBlock + processed
             let frames = detector.blockStart(block)..<min(detector.blockStart(block + 1), position)
             guard final || detector.blockStart(block + 1) <= position else { break }
-            for channel in 0..<channels {
-                collapseStep(&collapse[channel], channel, frames, blockSquares[processed * channels + channel], blockAlive[processed * channels + channel])
+            if !frames.isEmpty {
+                for channel in 0..<channels {
+                    gaps.block(frames, channel: channel, squares: blockSquares[processed * channels + channel]) { gap($0) }
+                }
             }
             processed += 1
         }
         blockSquares.removeFirst(processed * channels)
-        blockAlive.removeFirst(processed * channels)
         nextBlock += processed
     }
 
-    /// Runs once per 1 ms block and channel on the merging task: the state is changed in place and
-    /// the levels are computed once (a copy of the state that copied its history, and `pow` on
-    /// every block, were about 9 % of `events`' time in `perf` on the 60-minute file).
-    private func collapseStep(_ state: inout CollapseState, _ channel: Int, _ frames: Range<Int64>, _ squares: Double, _ alive: Bool) {
-        guard !frames.isEmpty else { return }
-        let count = Int64(frames.count)
-        let meanSquare = squares / Double(count)
-        let sound = collapseLevels.sound, depth = collapseLevels.depth, holdDepth = collapseLevels.hold
-        let windowBlocks = collapseLevels.window
-        func remember() {
-            state.history.append((squares, count))
-            if state.history.count > windowBlocks { state.history.removeFirst() }
-        }
-        switch state.phase {
-        case .idle:
-            let reference = state.history.reduce(0) { $0 + $1.squares } / Double(max(1, state.history.reduce(0) { $0 + $1.frames }))
-            if state.history.count == windowBlocks, reference >= sound, meanSquare <= reference * depth {
-                state.phase = .collapsed
-                state.start = frames.lowerBound
-                state.reference = reference
-                state.squares = squares
-                state.frames = count
-                state.blocks = 1
-                state.alive = alive
-            } else {
-                remember()
-            }
-        case .collapsed:
-            // Hysteresis: it starts 40 dB down but lasts while 20 dB down, so sound that swells
-            // under a 50 dB fall does not end it early (it did, in falls put into recorded speech).
-            if meanSquare <= state.reference * holdDepth {
-                state.squares += squares
-                state.frames += count
-                state.blocks += 1
-                state.alive = state.alive || alive
-                if Double(state.frames) >= EventSettings.maximumCollapse * rate {
-                    // Not back within 200 ms: a pause or an ending, not a dropout.
-                    state.phase = .idle
-                    state.history = []
-                }
-            } else {
-                state.end = frames.lowerBound
-                state.phase = .checking
-                state.after = 1
-                state.afterSquares = squares
-                state.afterFrames = count
-                state.history = []
-                remember()
-            }
-        case .checking:
-            state.after += 1
-            state.afterSquares += squares
-            state.afterFrames += count
-            remember()
-            if state.after == windowBlocks {
-                state.phase = .idle
-                // Sound after it too; a collapse made only of blocks of one repeated value is a
-                // run of one value, which the run rule judges to the sample.
-                let afterLevel = state.afterSquares / Double(state.afterFrames)
-                let level = state.squares / Double(state.frames)
-                if afterLevel >= sound, level <= afterLevel * depth, level <= state.reference * depth, state.alive {
-                    decide(
-                        .dropout, channel, state.start..<state.end, level: level > 0 ? 10 * log10(level) : nil,
-                        detail:
-                            "level fell \(UnitFormat.fixed(10 * log10(state.reference / max(level, 1e-30)), 1)) dB for \(UnitFormat.fixed(Double(state.end - state.start) / rate * 1000, 0)) ms"
-                    )
-                }
-            }
+    private func gap(_ gap: GapPairing.Gap) {
+        let level = gap.meanSquare > 0 ? 10 * log10(gap.meanSquare) : nil
+        dropouts.add(.init(channel: gap.channel, frames: gap.frames, content: .fall(depth: gap.depth, level: level), exactStart: false, exactEnd: false))
+    }
+
+    private func settleDropouts(upTo horizon: Int64, openSilence: Int64?, final: Bool = false) {
+        let openRuns = openRepeat.map { $0?.start }, gaps = self.gaps
+        dropouts.settle(
+            upTo: horizon, openSilence: openSilence,
+            growing: { channel, frame in !final && ((openRuns[channel] ?? .max) <= frame || (gaps.openStart(channel) ?? .max) <= frame) }
+        ) { dropout in
+            let channels = dropout.channel == nil ? ", in every channel" : ""
+            decide(
+                .dropout, dropout.channel, dropout.frames, level: dropout.content.level,
+                detail: "\(milliseconds(Int64(dropout.frames.count))) \(dropout.content.words)\(channels)")
         }
     }
 
     // MARK: DC offset and loudness jumps, on 100 ms sub-blocks
-
-    private struct DCState {
-        var window: [(sum: Double, frames: Int64, start: Int64)] = []
-        var open = false
-        var start: Int64 = 0, end: Int64 = 0
-        /// Σ x and frames from the span's start to its last strong sub-block, and past it.
-        var sum = 0.0, frames: Int64 = 0
-        var pendingSum = 0.0, pendingFrames: Int64 = 0
-    }
 
     private struct JumpState {
         var recent: [Double?] = []
@@ -344,7 +266,7 @@ final class EventCombiner {
             guard final || end <= position else { break }
             let frames = detector.subBlockStart(index)..<min(end, position)
             guard !frames.isEmpty else { break }
-            for channel in 0..<channels { dcStep(channel, frames, subSums[processed * channels + channel]) }
+            for channel in 0..<channels { dc[channel].step(frames, sum: subSums[processed * channels + channel]) { dcSpan($0, channel) } }
             // Loudness counts whole sub-blocks only.
             if end <= position { jumpStep(frames, energy: subEnergy[processed]) }
             processed += 1
@@ -354,67 +276,10 @@ final class EventCombiner {
         nextSubBlock += processed
     }
 
-    private func dcStep(_ channel: Int, _ frames: Range<Int64>, _ sum: Double) {
-        let windowBlocks = Int((EventSettings.dcWindow * 10).rounded())
-        let limit = settings.maximumDC
-        var state = dc[channel]
-        state.window.append((sum, Int64(frames.count), frames.lowerBound))
-        if state.window.count > windowBlocks { state.window.removeFirst() }
-        let strong = abs(sum / Double(frames.count)) > limit
-        let mean = state.window.reduce(0) { $0 + $1.sum } / Double(state.window.reduce(0) { $0 + $1.frames })
-        // A DC offset is steady: sub-audio content (pink noise, rumble) moves a 1 s mean as far,
-        // but not steadily (docs/EVENTS.md has the measurement behind the ±50 %).
-        let steady = state.window.allSatisfy { abs($0.sum / Double($0.frames) - mean) <= EventSettings.dcSteadiness * abs(mean) }
-        let flagged = state.window.count == windowBlocks && abs(mean) > limit && steady
-        if state.open {
-            state.pendingSum += sum
-            state.pendingFrames += Int64(frames.count)
-            if strong {
-                state.end = frames.upperBound
-                state.sum += state.pendingSum
-                state.frames += state.pendingFrames
-                state.pendingSum = 0
-                state.pendingFrames = 0
-            }
-            dc[channel] = state
-            if !flagged { closeDC(channel) }
-            return
-        }
-        if flagged {
-            // The span starts at the window's first sub-block whose own mean is above the limit.
-            if let first = state.window.firstIndex(where: { abs($0.sum / Double($0.frames)) > limit }) {
-                state.open = true
-                state.start = state.window[first].start
-                state.end = state.start
-                state.sum = 0
-                state.frames = 0
-                state.pendingSum = 0
-                state.pendingFrames = 0
-                var last = first
-                for index in first..<state.window.count where abs(state.window[index].sum / Double(state.window[index].frames)) > limit { last = index }
-                for index in first..<state.window.count {
-                    if index <= last {
-                        state.sum += state.window[index].sum
-                        state.frames += state.window[index].frames
-                    } else {
-                        state.pendingSum += state.window[index].sum
-                        state.pendingFrames += state.window[index].frames
-                    }
-                }
-                state.end = state.window[last].start + state.window[last].frames
-            }
-        }
-        dc[channel] = state
-    }
-
-    private func closeDC(_ channel: Int) {
-        var state = dc[channel]
-        guard state.open else { return }
-        state.open = false
-        dc[channel] = state
-        let mean = state.sum / Double(max(1, state.frames))
+    private func dcSpan(_ span: DCOffsetSpans.Span, _ channel: Int) {
+        let mean = span.mean
         decide(
-            .dcOffset, channel, state.start..<state.end, level: dBFS(abs(mean)),
+            .dcOffset, channel, span.start..<span.end, level: dBFS(abs(mean)),
             detail: "mean \(mean < 0 ? "-" : "+")\(UnitFormat.fixed(abs(mean) * 100, 2)) % of full scale, over the \(UnitFormat.fixed(settings.maximumDC * 100, 2)) % limit")
     }
 

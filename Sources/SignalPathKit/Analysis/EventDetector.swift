@@ -16,11 +16,14 @@ public struct EventDetector: Sendable {
     let channelWeights: [Double]
     let fullScale: Float
     let chunkFrames: Int
-    /// Frames read before a chunk: the K-weighting's settling time, and the flank of a dropout.
+    /// Frames read before a chunk: the K-weighting's settling time, and what a gap's edge is
+    /// judged on (`gapReach`).
     let preRoll: Int
-    /// Frames read after a chunk: a dropout's flank and its first sample after.
+    /// Frames read after a chunk: what a gap's edge is judged on.
     let postRoll: Int
+    /// A gap's flanks (10 ms) and its shortest length and edge window (1 ms).
     let flankFrames: Int
+    let gapFrames: Int
 
     /// Half analyze's: two workers' windows are most of the memory (60-minute stereo WAV: 42.5 MB
     /// peak RSS with analyze's size; docs/EVENTS.md has the figures).
@@ -39,8 +42,10 @@ public struct EventDetector: Sendable {
         fullScale = AnalysisWorker.fullScale(file.format.sampleFormat)
         self.chunkFrames = max(1, chunkFrames ?? max(4096, Self.chunkSamples / file.format.channels))
         flankFrames = max(1, Int((Double(rate) * EventSettings.flankLength).rounded()))
-        preRoll = max(measuresLoudness ? weighting.settlingFrames : 0, flankFrames + 1)
-        postRoll = flankFrames + 1
+        gapFrames = max(1, Int((Double(rate) * EventSettings.gapWindow).rounded()))
+        let gapReach = GapEdgeSearch.reach(flankFrames: flankFrames, gapFrames: gapFrames)
+        preRoll = max(measuresLoudness ? weighting.settlingFrames : 0, gapReach)
+        postRoll = gapReach
     }
 
     var knownLength: Int64? { frames.upperBound == Int64.max ? nil : Int64(frames.count) }

@@ -13,24 +13,23 @@ public struct EventSettings: Sendable, Equatable {
 
     /// Clipping runs closer than this (seconds) are one event.
     public static let clipMergeGap = 0.010
-    /// Dropouts: a run of one value lasts at least this long (seconds).
-    public static let minimumDropout = 0.001
-    /// Dropouts: the level each side of the gap is measured over this long (seconds).
+    /// Gaps: the shortest one listed, and the window the level inside a gap is judged over at
+    /// each of its edges (seconds).
+    public static let gapWindow = 0.001
+    /// Gaps: the level each side of the gap is measured over this long (seconds).
     public static let flankLength = 0.010
-    /// Dropouts: "sound" on a side is at least this far above the silence threshold (dB).
-    /// Nothing more is asked of the sound next to a run: rules on its edges (the 2 ms next to it
+    /// Gaps: "sound" on a side is at least this far above the silence threshold (dB).
+    /// Nothing more is asked of the sound next to a gap: rules on its edges (the 2 ms next to it
     /// at half the level, the step into it at a quarter) kept 111 of 450 gaps cut at random into
     /// voiced speech, and no edge measure tried (RMS or peak over 2–5 ms) left out espeak-ng's
     /// stop closures without losing real cuts (docs/EVENTS.md).
     public static let soundAboveSilence = 20.0
-    /// Collapses: the level falls at least this far (dB) below the 10 ms before …
-    public static let collapseDepth = 40.0
-    /// … lasts while 1 ms blocks stay this far (dB) below it, and is a dropout when its mean
-    /// level is `collapseDepth` below the 10 ms before and the 10 ms after.
-    public static let collapseHold = 20.0
-    /// … and comes back within this long (seconds); a run of one value is a dropout when shorter
-    /// than this too (and than `minimumSilence`): audio that stops for longer is a pause or an edit.
-    public static let maximumCollapse = 0.200
+    /// Gaps: the 1 ms next to an edge lies at least this far (dB) below the 10 ms on its other
+    /// side, and so does the gap's mean level below both sides …
+    public static let gapDepth = 40.0
+    /// … and no 1 ms block inside the gap comes back to within this far (dB) of the level before
+    /// it: sound that swells under a deep fall does not end it, sound that returns does.
+    public static let gapHold = 20.0
     /// DC offset is the mean over this long (seconds), every 100 ms.
     public static let dcWindow = 1.0
     /// … and each of its 100 ms means lies within this fraction of that mean. On 10 min of the

@@ -34,22 +34,4 @@ extension EventWorker {
         }
         return sum
     }
-
-    /// Whether any of `count` samples equals the one before it (the first is not compared).
-    static func repeatsAny(_ samples: UnsafePointer<Float>, count: Int) -> Bool {
-        var index = 1
-        var equal = SIMDMask<SIMD4<Int32>>(repeating: false)
-        while index &+ 4 <= count {
-            let value = UnsafeRawPointer(samples + index).loadUnaligned(as: SIMD4<Float>.self)
-            let previous = UnsafeRawPointer(samples + (index &- 1)).loadUnaligned(as: SIMD4<Float>.self)
-            equal .|= value .== previous
-            index &+= 4
-        }
-        if any(equal) { return true }
-        while index < count {
-            if samples[index] == samples[index &- 1] { return true }
-            index &+= 1
-        }
-        return false
-    }
 }

@@ -9,8 +9,8 @@ struct RunPiece: Sendable, Equatable {
     var continuesAfter: Bool
     /// The largest magnitude in the piece (silence, clipping); the repeated value (dropouts).
     var value: Float
-    /// Dropouts: the RMS about the mean of the 10 ms before the run (nil at the range's start),
-    /// and after it (nil at the end).
+    /// Runs of one value: the RMS about the mean of the 10 ms before the run (nil at the range's
+    /// start), and after it (nil at the end).
     var flankIn: Float? = nil
     var flankOut: Float? = nil
 }
@@ -23,14 +23,13 @@ struct EventChunk: Sendable {
     var endOfInput: Int64?
     /// Runs of frames in which every channel is below the silence threshold.
     var silence: [RunPiece] = []
-    /// Per channel: runs of full-scale samples, and of one repeated value.
+    /// Per channel: runs of full-scale samples, and of one repeated value; the edges of gaps.
     var clipping: [[RunPiece]] = []
     var repeats: [[RunPiece]] = []
-    /// 1 ms blocks from `firstBlock`, channel fastest: Σ x², and whether no sample repeats its
-    /// predecessor.
+    var gapEdges: [[GapEdge]] = []
+    /// 1 ms blocks from `firstBlock`, channel fastest: Σ x².
     var firstBlock = 0
     var blockSquares: [Double] = []
-    var blockAlive: [Bool] = []
     /// 100 ms sub-blocks from `firstSubBlock`: weighted K-energy, and per channel Σ x.
     var firstSubBlock = 0
     var weightedEnergy: [Double] = []
@@ -102,6 +101,7 @@ final class EventWorker: ChunkWorking, @unchecked Sendable {
             for channel in 0..<channels {
                 result.clipping.append(context.clipping(channel))
                 result.repeats.append(context.repeats(channel))
+                result.gapEdges.append(context.gapEdges(channel))
             }
             context.blocks(into: &result)
             context.subBlocks(into: &result)
@@ -218,7 +218,7 @@ private struct Scan {
     /// Runs of one value: a frame belongs to the run of its predecessor when it equals it. A run
     /// starts at a frame that differs from the one before (or at the range's start).
     func repeats(_ channel: Int) -> [RunPiece] {
-        let minimum = Int64((EventSettings.minimumDropout * Double(detector.sampleRate)).rounded(.up))
+        let minimum = Int64(detector.gapFrames)
         let flank = Int64(detector.flankFrames)
         var pieces: [RunPiece] = []
         var start = present.lowerBound
@@ -276,23 +276,29 @@ private struct Scan {
         return pieces
     }
 
-    /// Σ x² per 1 ms block and channel, and whether no sample of the block repeats its predecessor.
+    func gapEdges(_ channel: Int) -> [GapEdge] {
+        let settings = detector.settings, detector = self.detector
+        return GapEdgeSearch(
+            samples: rows.baseAddress! + channel * rowLength, base: base, available: available, present: present,
+            flankFrames: detector.flankFrames, gapFrames: detector.gapFrames,
+            sound: pow(10, (settings.silenceThreshold + EventSettings.soundAboveSilence) / 10), depth: pow(10, -EventSettings.gapDepth / 10),
+            step: pow(10, -EventSettings.gapHold / 10),
+            blockStart: { detector.blockStart($0) }, block: { detector.block(containing: $0) }
+        ).edges()
+    }
+
+    /// Σ x² per 1 ms block and channel.
     func blocks(into result: inout EventChunk) {
         let first = detector.block(containing: present.lowerBound)
         let last = detector.block(containing: present.upperBound - 1)
         result.firstBlock = first
         result.blockSquares = [Double](repeating: 0, count: (last - first + 1) * channels)
-        result.blockAlive = [Bool](repeating: true, count: (last - first + 1) * channels)
         for block in first...last {
             let frames = max(present.lowerBound, detector.blockStart(block))..<min(present.upperBound, detector.blockStart(block + 1))
             guard !frames.isEmpty else { continue }
             for channel in 0..<channels {
                 let start = rows.baseAddress! + (channel * rowLength + Int(frames.lowerBound - base))
-                // A sample equal to the one before it (the block's first against the frame before
-                // the block, where it was loaded) means the block is not alive.
-                let repeatsBefore = frames.lowerBound > 0 && frames.lowerBound - 1 >= base && start[0] == start[-1]
                 result.blockSquares[(block - first) * channels + channel] = EventWorker.sumOfSquares(start, count: frames.count)
-                result.blockAlive[(block - first) * channels + channel] = !repeatsBefore && !EventWorker.repeatsAny(start, count: frames.count)
             }
         }
     }

@@ -1,7 +1,8 @@
 /// How `events` writes what it finds: one row per event in a table for people, CSV/TSV, JSON
-/// (`signalpath.events/1`) and NDJSON (one line per event), with the rules in `conventions`.
+/// (`signalpath.events/2`) and NDJSON (one line per event), with the rules in `conventions`.
+/// Version 2 put a loudness jump's level in `level_lufs`, where version 1 wrote it in `level_dbfs`.
 public struct EventOutput: Sendable {
-    public static let schema = "signalpath.events/1"
+    public static let schema = "signalpath.events/2"
     public let path: String
     public let format: AudioFormat
     public let frames: Range<Int64>
@@ -31,7 +32,8 @@ public struct EventOutput: Sendable {
             .init("type", .string(event.kind.rawValue)), .init("channel", .string(channelName(event))),
             .init("start_s", .number(seconds(event.frames.lowerBound))), .init("end_s", .number(seconds(event.frames.upperBound))),
             .init("duration_s", .number(seconds(Int64(event.frames.count)))),
-            .init("level_dbfs", .number(event.level.map { SignalAnalysis.rounded($0, 2) })),
+            .init("level_dbfs", .number(event.levelDBFS.map { SignalAnalysis.rounded($0, 2) })),
+            .init("level_lufs", .number(event.loudnessLUFS.map { SignalAnalysis.rounded($0, 2) })),
             .init("detail", .string(event.detail)),
         ]
     }
@@ -88,7 +90,12 @@ public struct EventOutput: Sendable {
             .init(
                 "dropout",
                 .string(
-                    "per channel: a run of one value (digital zero or any other, not full scale) of >= 1 ms and < 200 ms, with an RMS about the mean of 20 dB or more above the silence threshold over the 10 ms each side (to the sample); or the level of 1 ms blocks falling >= 40 dB below the 10 ms before, staying >= 20 dB below it and coming back within 200 ms, its mean >= 40 dB below the 10 ms each side (to 1 ms); level: the repeated value or the level during the fall"
+                    "per channel, a gap inside sound of 1 ms or more, any length: a run of one value (digital zero or any other, not full scale) with an RMS about the mean of 20 dB or more above the silence threshold over the 10 ms each side (to the sample); or a fall whose first 1 ms lies 40 dB or more below the 10 ms before it, whose last 1 ms lies 40 dB below the 10 ms after it (and 20 dB below the 1 ms after it), both 10 ms at least 20 dB above the silence threshold, no 1 ms block between coming back to within 20 dB of the level before, and its mean 40 dB or more below both sides (to the sample); findings within 1 ms of each other on a channel are one gap, a gap every channel shares alike is one row of channel all, and a gap a silence row covers is not listed; level: the repeated value or the gap's mean level"
+                )),
+            .init(
+                "dc_offset",
+                .string(
+                    "per channel: the mean over 1 s, every 100 ms, above max_dc (fraction of full scale) and steady (each 100 ms mean in it within 50 % of it); the span runs from the first to the last 100 ms block of those windows whose own mean is above it, spans less than 1 s apart are one; level: the span's mean in dBFS"
                 )),
             .init("max_dc", .number(settings.maximumDC)),
             .init(
@@ -100,7 +107,7 @@ public struct EventOutput: Sendable {
             .init(
                 "loudness_jump",
                 .string(
-                    "short-term loudness (BS.1770-4, 3 s, every 100 ms) changing by more than max_jump_lu between two values 1 s apart, both above -70 LUFS; consecutive ones in one event; level: the short-term loudness at its end, in LUFS"
+                    "short-term loudness (BS.1770-4, 3 s, every 100 ms) changing by more than max_jump_lu between two values 1 s apart, both above -70 LUFS; consecutive ones in one event; level_lufs: the short-term loudness at its end"
                 )),
             .init(
                 "channel_layout",
@@ -113,13 +120,13 @@ public struct EventOutput: Sendable {
 
     // MARK: CSV and text
 
-    public static let csvHeader = ["path", "type", "channel", "start_s", "end_s", "duration_s", "level_dbfs", "detail"]
+    public static let csvHeader = ["path", "type", "channel", "start_s", "end_s", "duration_s", "level_dbfs", "level_lufs", "detail"]
 
     public func csvRow(_ event: AudioEvent) -> [String] {
         [
             path, event.kind.rawValue, channelName(event), UnitFormat.fixed(Double(event.frames.lowerBound) / rate, 6),
             UnitFormat.fixed(Double(event.frames.upperBound) / rate, 6), UnitFormat.fixed(Double(event.frames.count) / rate, 6),
-            event.level.map { UnitFormat.fixed($0, 2) } ?? "", event.detail,
+            event.levelDBFS.map { UnitFormat.fixed($0, 2) } ?? "", event.loudnessLUFS.map { UnitFormat.fixed($0, 2) } ?? "", event.detail,
         ]
     }
 
@@ -145,7 +152,7 @@ public struct EventOutput: Sendable {
         let counts = AudioEvent.Kind.allCases.compactMap { kind in summary.counts[kind].map { "\($0) \(kind.rawValue)" } }
         return (total == 0 ? "no events" : "\(total) event\(total == 1 ? "" : "s"): " + counts.joined(separator: ", ")) + "\n"
             + "rules: silence < \(UnitFormat.fixed(settings.silenceThreshold, 1)) dBFS for >= \(UnitFormat.shortest(settings.minimumSilence)) s; "
-            + "clipping >= \(settings.minimumClipRun) full-scale samples; dropout: 1-200 ms of one value or a 40 dB fall < 200 ms; "
+            + "clipping >= \(settings.minimumClipRun) full-scale samples; dropout: a gap inside sound of >= 1 ms, of one value or 40 dB down; "
             + "DC > \(UnitFormat.shortest(settings.maximumDC * 100)) % steady over 1 s; loudness jump > \(UnitFormat.shortest(settings.maximumJump)) LU in 1 s (docs/EVENTS.md)"
     }
 

@@ -10,17 +10,19 @@ struct Events: AsyncParsableCommand, DataCommand {
             Each file is read once, in parallel chunks, with memory that does not grow with its \
             length; events are written as they are decided, in the order they end. One row per \
             event: type, channel (its name, or `all`), start_s, end_s, duration_s, level_dbfs (the \
-            level that characterises it; LUFS for a loudness jump) and detail.
+            level that characterises it), level_lufs (a loudness jump's loudness) and detail.
 
             silence: every channel below --silence-threshold for --min-silence (as ffmpeg \
             silencedetect). clipping: runs of --clip-run full-scale samples, runs under 10 ms \
-            apart in one event. dropout: 1 ms or more of one value inside sound, or the level \
-            falling 40 dB for less than 200 ms. dc_offset: the 1 s mean above --max-dc. \
+            apart in one event. dropout: a gap inside sound of 1 ms or more, of any length short \
+            of a silence: one value (digital zero, or a held value), or a fall of 40 dB or more \
+            (dither at the last bits, noise far below the sound around it). dc_offset: the 1 s \
+            mean above --max-dc. \
             loudness_jump: short-term loudness moving more than --max-jump LU within 1 s. \
             See docs/EVENTS.md for every rule.
 
             The table for people is what a terminal and a pipe get alike; programs ask for \
-            --format csv, tsv, json (schema signalpath.events/1: file, conventions, summary, \
+            --format csv, tsv, json (schema signalpath.events/2: file, conventions, summary, \
             events) or ndjson (one line per event, then one with the file's summary).
 
             Examples:

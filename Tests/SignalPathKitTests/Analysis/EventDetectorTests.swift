@@ -124,7 +124,7 @@ struct EventDetectorTests {
 
         var signal = clean
         // Silence 1.000 s .. 1.700 s; clipping 2.0001 s (4 samples) and 2.005 s (3 samples): one
-        // event; a 3 ms gap of zero at 2.5 s; a 60 ms collapse by 50 dB at 3.0 s; +3 % DC over
+        // event; a 3 ms gap of zero at 2.5 s; a 60 ms fall by 50 dB at 3.0 s; +3 % DC over
         // 4.0 .. 5.5 s; from 6.0 s on 20 dB louder.
         for frame in 48_000..<81_600 { signal[frame] = 0 }
         for frame in 96_005..<96_009 { signal[frame] = 1 }
@@ -191,6 +191,27 @@ struct EventDetectorTests {
         for frame in 2 * rate..<6 * rate { shifted[frame] += 0.02 }
         let dc = try await events(floatWAV(scratch, "offset.wav", shifted, sampleRate: rate)).filter { $0.kind == .dcOffset }
         #expect(dc.count == 1 && abs(dc[0].frames.lowerBound - Int64(2 * rate)) <= 4800 && abs(dc[0].frames.upperBound - Int64(6 * rate)) <= 4800, "\(dc)")
+    }
+
+    /// An offset hovering at the limit: 100 ms blocks at +1.12 % with seeded ones at +0.65 %, so
+    /// that the 1 s mean crosses 1 % back and forth while the offset goes on.
+    @Test("an offset whose 1 s windows qualify on and off is one span, its mean the mean of its samples", arguments: 0..<8)
+    func hoveringOffset(seed: UInt64) async throws {
+        let rate = 8000, block = rate / 10
+        var random = SeededGenerator(seed: 50 + seed)
+        var signal = Signals.noise(count: 10 * rate, amplitude: 0.005, seed: seed)
+        for index in 0..<30 {
+            let offset = Double.random(in: 0..<1, using: &random) < 0.25 ? 0.0065 : 0.0112
+            for frame in 2 * rate + index * block..<2 * rate + (index + 1) * block { signal[frame] += offset }
+        }
+        let spans = try await events(floatWAV(scratch, "hover\(seed).wav", signal, sampleRate: rate)).filter { $0.kind == .dcOffset }
+        #expect(spans.count == 1, "\(spans.map { "\($0.frames) \($0.detail)" })")
+        if let span = spans.first {
+            let samples = signal[Int(span.frames.lowerBound)..<Int(span.frames.upperBound)]
+            let mean = samples.reduce(0, +) / Double(samples.count)
+            #expect(span.frames.lowerBound >= Int64(2 * rate) && span.frames.upperBound <= Int64(5 * rate), "\(span.frames)")
+            #expect(abs(span.level! - 20 * log10(mean)) < 0.01, "\(span.detail) against a mean of \(mean)")
+        }
     }
 
     @Test("the summary adds up the events for check's rules")
