@@ -31,13 +31,15 @@ extension AudioFile {
     ///   no frames at all: one line saying so, rather than an error about the range asked for.
     static func note(_ file: AudioFile, use: String?) throws(SignalPathError) {
         guard let present = file.format.frames else { return }  // a stream: its end is found by reading
-        let promise = file.format.framesPromised.map { "truncated: the header promises \(UnitFormat.grouped($0)) frames" }
-        if present == 0, use != nil {
-            throw .malformed(path: file.path, reason: promise.map { $0 + ", none are present" } ?? "no audio: the file holds no frames")
+        guard let promised = file.format.framesPromised else {
+            if present == 0, use != nil { throw .malformed(path: file.path, reason: "no audio: the file holds no frames") }
+            return
         }
-        guard let promise else { return }
+        if present == 0, use != nil {
+            throw .malformed(path: file.path, reason: AudioFormat.truncationNote(framesPromised: promised, framesPresent: 0, sayingNone: true))
+        }
         StandardError.writeLine(
-            "signalpath: \(TerminalText.sanitized(file.path)): \(promise), \(UnitFormat.grouped(present)) \(present == 1 ? "is" : "are") present"
+            "signalpath: \(TerminalText.sanitized(file.path)): \(AudioFormat.truncationNote(framesPromised: promised, framesPresent: present))"
                 + (use.map { "; " + $0 } ?? ""))
     }
 }

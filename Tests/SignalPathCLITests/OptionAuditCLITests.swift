@@ -34,6 +34,7 @@ struct OptionAuditCLITests {
         "--force": "replaces an existing --output file: checked below and in ChartCLITests; merge's: ScanCLITests",
         "--db": "scan's database: every scan scenario names one",
         "--into": "merge's database: every merge names one (ScanCLITests)",
+        "--rescan": "analyses again rows made with other settings, which a fresh database has none of (ScanCLITests)",
     ]
 
     /// The options `command --help` lists.

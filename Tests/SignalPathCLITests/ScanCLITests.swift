@@ -350,6 +350,279 @@ struct ScanCLITests {
         #expect(uncreatable.status == 73, "\(uncreatable.stderr)")
     }
 
+    /// A folder of real files, whole and cut short: sox's WAV and FLAC and ffmpeg's WAV (which
+    /// carries a LIST chunk before its data), copies cut with `truncate` and `head -c`, a WAV cut
+    /// at its data chunk (no frame left) and random bytes named .wav. The frames each header
+    /// promises are sox's count of the whole file; those present, ffmpeg's decode of the cut one.
+    struct CutTree {
+        let root: String
+        /// path → (frames promised, frames present) for the truncated files.
+        let truncated: [String: (promised: Int, present: Int)]
+        /// path → frames, for the whole files.
+        let whole: [String: Int]
+        let noFrames: String
+        let broken: String
+    }
+
+    func makeCutTree(_ scratch: ScratchDirectory) throws -> CutTree {
+        let sox = try #require(which("sox"), "sox is missing: run `make setup`")
+        let ffmpeg = try #require(which("ffmpeg"), "ffmpeg is missing: run `make setup`")
+        let shell = try #require(which("sh"))
+        let root = scratch.file("cut tree")
+        try FileManager.default.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
+        func make(_ tool: String, _ arguments: [String]) throws {
+            let made = try run(tool, arguments)
+            try #require(made.status == 0, "\(tool) \(arguments): \(made.stderr)")
+        }
+        let soxWAV = root + "/sox whole.wav", soxFLAC = root + "/sub/sox whole.flac", ffmpegWAV = root + "/ffmpeg whole.wav"
+        try make(sox, ["-n", "-r", "48000", "-c", "2", "-b", "16", soxWAV, "synth", "1", "sine", "1000", "vol", "0.5"])
+        try make(sox, ["-n", "-r", "48000", "-c", "2", "-b", "16", soxFLAC, "synth", "1", "pinknoise", "vol", "0.3"])
+        try make(ffmpeg, ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=1", "-ac", "2", ffmpegWAV])
+        func frames(_ path: String) throws -> Int {
+            try #require(Int(try run(sox, ["--i", "-s", path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        func decoded(_ path: String) throws -> Int {
+            try run(ffmpeg, ["-v", "quiet", "-nostdin", "-i", path, "-f", "s16le", "-"]).stdoutData.count / 4
+        }
+        let cutWAV = root + "/sub/cut by truncate.wav", cutFLAC = root + "/cut by head.flac", cutFFmpeg = root + "/sub/ffmpeg cut.wav"
+        let noFrames = root + "/header only.wav"
+        try make(shell, ["-c", "cp \"$1\" \"$2\" && truncate -s 100000 \"$2\"", "-", soxWAV, cutWAV])
+        try make(shell, ["-c", "head -c $(( $(stat -c %s \"$1\") / 2 )) \"$1\" > \"$2\"", "-", soxFLAC, cutFLAC])
+        try make(shell, ["-c", "cp \"$1\" \"$2\" && truncate -s 60001 \"$2\"", "-", ffmpegWAV, cutFFmpeg])
+        // Everything up to the data chunk's first byte.
+        let header = try Data(contentsOf: URL(fileURLWithPath: soxWAV))
+        let dataChunk = try #require(header.range(of: Data("data".utf8))).lowerBound
+        try header.prefix(dataChunk + 8).write(to: URL(fileURLWithPath: noFrames))
+        var generator = SeededGenerator(seed: 38)
+        let broken = scratch.write("cut tree/random bytes.wav", (0..<3000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let truncated = [
+            cutWAV: (try frames(soxWAV), try decoded(cutWAV)), cutFLAC: (try frames(soxFLAC), try decoded(cutFLAC)),
+            cutFFmpeg: (try frames(ffmpegWAV), try decoded(cutFFmpeg)), noFrames: (try frames(soxWAV), 0),
+        ]
+        for (path, counts) in truncated where path != noFrames { try #require(counts.1 > 0 && counts.1 < counts.0, "\(path): \(counts)") }
+        return CutTree(
+            root: root, truncated: truncated, whole: [soxWAV: try frames(soxWAV), soxFLAC: try frames(soxFLAC), ffmpegWAV: try frames(ffmpegWAV)],
+            noFrames: noFrames, broken: broken)
+    }
+
+    /// 96000 → "96 000", as the messages group digits.
+    func grouped(_ value: Int) -> String {
+        var text = String(value)
+        var index = text.count - 3
+        while index > 0 {
+            text.insert(" ", at: text.index(text.startIndex, offsetBy: index))
+            index -= 3
+        }
+        return text
+    }
+
+    @Test(
+        "truncated files: a truncated column with the frames promised (sox) and present (ffmpeg), counted in the summary, one stderr line each as analyze prints it; export --where 'truncated = 1' lists exactly them"
+    )
+    func truncatedFiles() throws {
+        let scratch = ScratchDirectory("scan-truncated")
+        let tree = try makeCutTree(scratch)
+        let database = scratch.file("r.db")
+        let first = try signalpath("scan", tree.root, "--db", database, "--format", "json")
+        #expect(first.status == 65, "the random bytes and the header without frames fail: \(first.stderr)")
+        let counts = try summary(first)
+        #expect(counts["truncated"] as? Int == 4 && counts["truncated_before"] as? Int == 0, "\(counts)")
+        #expect(counts["analysed"] as? Int == 6 && counts["failed"] as? Int == 2, "\(counts)")
+
+        let (stored, integrity) = try rows(database)
+        #expect(integrity == "ok" && stored.count == 8)
+        for (path, (promised, present)) in tree.truncated {
+            let row = stored[path] ?? [:]
+            #expect(row["truncated"] as? Int == 1 && row["frames_promised"] as? Int == promised && row["frames_present"] as? Int == present, "\(path): \(row)")
+            #expect(row["status"] as? String == (present == 0 ? "error" : "ok"), "\(path)")
+        }
+        for (path, frames) in tree.whole {
+            let row = stored[path] ?? [:]
+            #expect(row["truncated"] as? Int == 0 && row["frames_promised"] is NSNull && row["frames_present"] as? Int == frames, "\(path): \(row)")
+        }
+        #expect(stored[tree.broken]?["truncated"] is NSNull && stored[tree.broken]?["frames_present"] is NSNull, "not cut short: unknown")
+
+        // One line per truncated file, the line analyze prints for it.
+        let lines = first.stderr.split(separator: "\n").map(String.init)
+        for (path, (promised, present)) in tree.truncated {
+            let mentions = lines.filter { $0.hasPrefix("signalpath: \(path): ") }
+            #expect(mentions.count == 1, "\(path): \(mentions)")
+            if present == 0 {
+                #expect(mentions.first == "signalpath: \(path): truncated: the header promises \(grouped(promised)) frames, none are present")
+            } else {
+                let line = "signalpath: \(path): truncated: the header promises \(grouped(promised)) frames, \(grouped(present)) are present; analysing those"
+                #expect(mentions.first == line)
+                #expect(try signalpath("analyze", "--format", "json", path).stderr == line + "\n", "analyze says the same")
+            }
+        }
+
+        let exported = try signalpath("export", database, "--where", "truncated = 1")
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let records = try exported.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(Set(records.compactMap { $0["path"] as? String }) == Set(tree.truncated.keys))
+        #expect(records.allSatisfy { $0["truncated"] as? Bool == true }, "a boolean, as passed")
+        let csv = try signalpath("export", database, "--format", "csv", "--where", "truncated = 0")
+        #expect(
+            csv.stdout.hasPrefix(
+                "path,size_bytes,mtime_ns,content_sha256,status,error_code,error_category,error_message,analyzed_at,tool_version,settings_key,duration_s,integrated_lufs,true_peak_dbtp,passed,truncated,frames_promised,frames_present\n"
+            ))
+        #expect(csv.stdout.split(separator: "\n").count == tree.whole.count + 1)
+
+        // Again: every row holds; the truncated files are counted and said as kept.
+        let second = try signalpath("scan", tree.root, "--db", database)
+        #expect(second.stdout.contains("  truncated   0 now, 4 before (shorter than their headers promise: see the messages above)\n"), "\(second.stdout)")
+        let again = second.stderr.split(separator: "\n").map(String.init)
+        for (path, (promised, present)) in tree.truncated where present > 0 {
+            let line = "signalpath: \(path): truncated: the header promises \(grouped(promised)) frames, \(grouped(present)) are present"
+            #expect(again.filter { $0.hasPrefix("signalpath: \(path): ") } == [line + " (stored by an earlier scan; the file is unchanged, not read again)"])
+        }
+        #expect(again.filter { $0.hasPrefix("signalpath: \(tree.noFrames): ") }.count == 1)
+    }
+
+    @Test(
+        "a database of schema version 1 (the columns of issue 38 dropped): export reads it with truncated worked out, merge carries it, a scan migrates it in place and reads no file"
+    )
+    func versionOneDatabase() throws {
+        let scratch = ScratchDirectory("scan-v1")
+        let tree = try makeCutTree(scratch)
+        let current = scratch.file("current.db"), old = scratch.file("old.db")
+        _ = try signalpath("scan", tree.root, "--db", current)
+        let reference = try rows(current).rows
+        try FileManager.default.copyItem(atPath: current, toPath: old)
+        // What version 1 wrote: the same table without the three columns, schema_version 1.
+        let downgrade = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            for column in ("truncated", "frames_promised", "frames_present"):
+                db.execute(f"ALTER TABLE files DROP COLUMN {column}")
+            db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+            db.commit()
+            """
+        let python = try #require(which("python3"))
+        try #require(try run(python, ["-c", downgrade, old]).status == 0)
+        #expect(try rows(old).rows.values.allSatisfy { $0["truncated"] == nil })
+
+        // Read as it is: the ok rows' facts come from their analyze records; version 1's error rows had none.
+        let readable = Set(tree.truncated.keys).subtracting([tree.noFrames])
+        let exported = try signalpath("export", old, "--where", "truncated = 1")
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let paths = try exported.stdout.split(separator: "\n").map { try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String) }
+        #expect(Set(paths) == readable)
+        let merged = scratch.file("merged.db")
+        #expect(try signalpath("merge", old, "--into", merged).status == 0)
+        var expected = reference
+        for column in ["truncated", "frames_promised", "frames_present"] { expected[tree.noFrames]?[column] = NSNull() }
+        try expectEqualRows(expected, try rows(merged).rows)
+        #expect(try rows(old).rows.values.allSatisfy { $0["truncated"] == nil }, "export and merge leave a source as it was")
+
+        // Written: migrated, and no file is read again.
+        let rescan = try summary(try signalpath("scan", tree.root, "--db", old, "--format", "json"))
+        #expect(rescan["analysed"] as? Int == 0 && rescan["unchanged"] as? Int == 6 && rescan["truncated_before"] as? Int == 3, "\(rescan)")
+        try expectEqualRows(expected, try rows(old).rows)
+        let version = try run(
+            python, ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT value FROM meta WHERE key='schema_version'\").fetchone()[0])", old])
+        #expect(version.stdout == "2\n")
+    }
+
+    @Test(
+        "a re-scan without --profile keeps the verdicts and events of one with it (said before any work), with --content-hash too; its summary's passed and failed equal the rows' and check's own verdicts"
+    )
+    func verdictsKept() throws {
+        let scratch = ScratchDirectory("scan-verdicts")
+        let tree = try makeTree(scratch, seed: 19)
+        let database = scratch.file("r.db")
+        let first = try signalpath("scan", tree.root, "--db", database, "--profile", "ebu-r128", "--events", "--format", "json")
+        let check = try #require(try summary(first)["check"] as? [String: Any], "\(first.stdout)")
+        let stored = try rows(database).rows
+        let verdicts = stored.values.compactMap { $0["passed"] as? Int }
+        #expect(verdicts.count == tree.audio.count)
+        #expect(check["profile"] as? String == "ebu-r128" && check["without_verdict"] as? Int == 0)
+        #expect(check["passed"] as? Int == verdicts.filter { $0 == 1 }.count && check["failed"] as? Int == verdicts.filter { $0 == 0 }.count, "\(check)")
+        #expect((check["passed"] as? Int ?? 0) >= 2 && (check["failed"] as? Int ?? 0) >= 2, "the tree has files of both kinds: \(check)")
+        // check's own verdicts on the same files.
+        let checked = try json(try signalpath(["check", "--profile", "ebu-r128", "--format", "json"] + tree.audio))
+        let passes = try #require(checked["files"] as? [[String: Any]]).compactMap { $0["passed"] as? Bool }
+        #expect(passes.count == tree.audio.count && passes.filter { $0 }.count == check["passed"] as? Int)
+        let text = try signalpath("scan", tree.root, "--db", database, "--profile", "ebu-r128", "--events")
+        #expect(text.stdout.contains("  check       ebu-r128: \(check["passed"] ?? "") passed, \(check["failed"] ?? "") did not pass\n"), "\(text.stdout)")
+
+        let second = try signalpath("scan", tree.root, "--db", database, "--format", "json")
+        let counts = try summary(second)
+        #expect(counts["analysed"] as? Int == 0 && counts["unchanged"] as? Int == tree.audio.count && counts["kept_other_settings"] as? Int == 0, "\(counts)")
+        #expect(counts["check"] is NSNull)
+        let notice =
+            "signalpath: \(database): \(tree.audio.count) unchanged files keep their rows, made with settings that include this scan's "
+            + "(the rows also have check=ebu-r128, "
+        // First after the walk's line about the link loop.
+        let said = second.stderr.split(separator: "\n").filter { !$0.hasPrefix("signalpath: \(tree.loop): ") }
+        #expect(said.first?.hasPrefix(notice) == true, "said first: \(second.stderr)")
+        #expect(second.stderr.contains(", events): their verdicts and events stay; new and changed files get this scan's\n"), "\(second.stderr)")
+        let after = try rows(database).rows
+        for (path, row) in stored { #expect(NSDictionary(dictionary: row).isEqual(to: after[path] ?? [:]), "\(path): not rewritten") }
+
+        // --content-hash over them: each file is read for its hash alone; the rows keep the rest.
+        let hashing = try summary(try signalpath("scan", tree.root, "--db", database, "--content-hash", "--format", "json"))
+        #expect(hashing["analysed"] as? Int == 0 && hashing["unchanged"] as? Int == tree.audio.count, "\(hashing)")
+        let sums = try run(try #require(which("sha256sum")), tree.audio).stdout.split(separator: "\n")
+        let hashed = try rows(database).rows
+        for line in sums {
+            let path = String(line.dropFirst(66))
+            var row = hashed[path] ?? [:]
+            #expect(row["content_sha256"] as? String == String(line.prefix(64)), "\(path)")
+            row["content_sha256"] = stored[path]?["content_sha256"]
+            #expect(NSDictionary(dictionary: row).isEqual(to: stored[path] ?? [:]), "\(path): the verdict and events kept")
+        }
+
+        // A changed file gets this scan's settings: no verdict.
+        let touched = tree.audio[2]
+        var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, touched, &times, 0) == 0)
+        let third = try summary(try signalpath("scan", tree.root, "--db", database, "--format", "json"))
+        #expect(third["analysed"] as? Int == 1 && third["unchanged"] as? Int == tree.audio.count - 1, "\(third)")
+        #expect(try rows(database).rows[touched]?["passed"] is NSNull)
+    }
+
+    @Test("a re-scan with other analysis settings keeps the rows and says so before any work; --rescan analyses them again and counts them")
+    func otherSettings() throws {
+        let scratch = ScratchDirectory("scan-rescan")
+        let tree = try makeTree(scratch, seed: 23)
+        let database = scratch.file("r.db")
+        _ = try signalpath("scan", tree.root, "--db", database)
+        let stored = try rows(database).rows
+
+        let kept = try signalpath("scan", tree.root, "--db", database, "--fft-size", "4096", "--format", "json")
+        let counts = try summary(kept)
+        #expect(counts["analysed"] as? Int == 0 && counts["kept_other_settings"] as? Int == tree.audio.count && counts["rescanned"] as? Int == 0, "\(counts)")
+        #expect(counts["failed"] as? Int == tree.broken.count, "error rows of other settings are tried again: \(counts)")
+        let notice =
+            "signalpath: \(database): \(tree.audio.count) unchanged files keep their rows, made with other settings (rows: fft=8192; this scan: fft=4096): "
+            + "not analysed again; --rescan analyses them with this scan's"
+        let said = kept.stderr.split(separator: "\n").filter { !$0.hasPrefix("signalpath: \(tree.loop): ") }
+        #expect(said.first.map(String.init) == notice, "after the walk, before the failures met by the work: \(kept.stderr)")
+        let afterKept = try rows(database).rows
+        for path in tree.audio { #expect(NSDictionary(dictionary: stored[path] ?? [:]).isEqual(to: afterKept[path] ?? [:]), "\(path)") }
+
+        let rescan = try signalpath("scan", tree.root, "--db", database, "--fft-size", "4096", "--rescan", "--format", "json")
+        let redone = try summary(rescan)
+        #expect(redone["analysed"] as? Int == tree.audio.count && redone["rescanned"] as? Int == tree.audio.count, "\(redone)")
+        #expect(redone["kept_other_settings"] as? Int == 0 && redone["failed_before"] as? Int == tree.broken.count, "\(redone)")
+        let announced =
+            "signalpath: \(database): \(tree.audio.count) unchanged files have rows made with other settings (rows: fft=8192; this scan: fft=4096): "
+            + "--rescan analyses them again with this scan's, replacing those rows"
+        #expect(rescan.stderr.contains(announced + "\n"), "\(rescan.stderr)")
+        let afterRescan = try rows(database).rows
+        for path in tree.audio {
+            let key = afterRescan[path]?["settings_key"] as? String ?? ""
+            #expect(key.contains(";fft=4096;") && (afterRescan[path]?["analyzed_at"] as? String ?? "") > (stored[path]?["analyzed_at"] as? String ?? ""), "\(path): \(key)")
+        }
+        let text = try signalpath("scan", tree.root, "--db", database, "--fft-size", "8192", "--rescan")
+        #expect(
+            text.stdout.contains("  analysed    \(tree.audio.count) (") && text.stdout.contains("; \(tree.audio.count) of them again with this scan's settings (--rescan))\n"),
+            "\(text.stdout)")
+        let nothing = try summary(try signalpath("scan", tree.root, "--db", database, "--rescan", "--format", "json"))
+        #expect(nothing["analysed"] as? Int == 0 && nothing["rescanned"] as? Int == 0, "the same settings: nothing to do again")
+    }
+
     /// Two databases hold the same rows: every column but `analyzed_at` equal.
     func expectEqualRows(_ left: [String: [String: Any]], _ right: [String: [String: Any]], sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(Set(left.keys) == Set(right.keys), sourceLocation: sourceLocation)

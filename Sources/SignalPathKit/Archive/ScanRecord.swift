@@ -26,13 +26,20 @@ public struct ScanRecord: Sendable, Equatable {
     public var truePeakDBTP: Double?
     /// With a profile: whether the file met it.
     public var passed: Bool?
+    /// Whether the file holds fewer frames than its header promises (nil: not known, as for a file
+    /// that could not be opened), the frames promised (nil unless truncated) and those present.
+    public var truncated: Bool?
+    public var framesPromised: Int64?
+    public var framesPresent: Int64?
     /// The full record: analyze's JSON object for the file (plus `check` and `events` when asked for).
     public var resultJSON: String?
 
     public init(
         path: String, sizeBytes: Int64, modifiedNanoseconds: Int64, contentSHA256: String?, status: Status, errorCode: Int? = nil,
         errorCategory: String? = nil, errorMessage: String? = nil, analyzedAt: String, toolVersion: String, settingsKey: String,
-        durationSeconds: Double? = nil, integratedLUFS: Double? = nil, truePeakDBTP: Double? = nil, passed: Bool? = nil, resultJSON: String? = nil
+        durationSeconds: Double? = nil, integratedLUFS: Double? = nil, truePeakDBTP: Double? = nil, passed: Bool? = nil, truncated: Bool? = nil, framesPromised: Int64? = nil,
+        framesPresent: Int64? = nil,
+        resultJSON: String? = nil
     ) {
         self.path = path
         self.sizeBytes = sizeBytes
@@ -49,24 +56,33 @@ public struct ScanRecord: Sendable, Equatable {
         self.integratedLUFS = integratedLUFS
         self.truePeakDBTP = truePeakDBTP
         self.passed = passed
+        self.truncated = truncated
+        self.framesPromised = framesPromised
+        self.framesPresent = framesPresent
         self.resultJSON = resultJSON
     }
 
     /// The columns of `files`, in order: the one list the schema, inserts, reads and exports use.
     public static let columns = [
         "path", "size_bytes", "mtime_ns", "content_sha256", "status", "error_code", "error_category", "error_message", "analyzed_at",
-        "tool_version", "settings_key", "duration_s", "integrated_lufs", "true_peak_dbtp", "passed", "result_json",
+        "tool_version", "settings_key", "duration_s", "integrated_lufs", "true_peak_dbtp", "passed", "truncated", "frames_promised", "frames_present",
+        "result_json",
     ]
+
+    /// The columns whose integers are booleans (0 or 1): exports write them as true and false.
+    public static let booleanColumns: Set<String> = ["passed", "truncated"]
 
     /// The values in `columns`' order.
     public var values: [SQLiteDatabase.Value] {
         func real(_ value: Double?) -> SQLiteDatabase.Value { value.flatMap { $0.isFinite ? .real($0) : nil } ?? .null }
         func text(_ value: String?) -> SQLiteDatabase.Value { value.map(SQLiteDatabase.Value.text) ?? .null }
+        func integer(_ value: Int64?) -> SQLiteDatabase.Value { value.map(SQLiteDatabase.Value.integer) ?? .null }
+        func boolean(_ value: Bool?) -> SQLiteDatabase.Value { value.map { .integer($0 ? 1 : 0) } ?? .null }
         return [
             .text(path), .integer(sizeBytes), .integer(modifiedNanoseconds), text(contentSHA256), .text(status.rawValue),
-            errorCode.map { .integer(Int64($0)) } ?? .null, text(errorCategory), text(errorMessage), .text(analyzedAt), .text(toolVersion),
-            .text(settingsKey), real(durationSeconds), real(integratedLUFS), real(truePeakDBTP), passed.map { .integer($0 ? 1 : 0) } ?? .null,
-            text(resultJSON),
+            integer(errorCode.map { Int64($0) }), text(errorCategory), text(errorMessage), .text(analyzedAt), .text(toolVersion),
+            .text(settingsKey), real(durationSeconds), real(integratedLUFS), real(truePeakDBTP), boolean(passed), boolean(truncated),
+            integer(framesPromised), integer(framesPresent), text(resultJSON),
         ]
     }
 
@@ -80,6 +96,7 @@ public struct ScanRecord: Sendable, Equatable {
             path: path, sizeBytes: size, modifiedNanoseconds: mtime, contentSHA256: values[3].text, status: status,
             errorCode: values[5].integer.map { Int($0) }, errorCategory: values[6].text, errorMessage: values[7].text, analyzedAt: analyzedAt,
             toolVersion: toolVersion, settingsKey: settingsKey, durationSeconds: values[11].real, integratedLUFS: values[12].real,
-            truePeakDBTP: values[13].real, passed: values[14].integer.map { $0 != 0 }, resultJSON: values[15].text)
+            truePeakDBTP: values[13].real, passed: values[14].integer.map { $0 != 0 }, truncated: values[15].integer.map { $0 != 0 },
+            framesPromised: values[16].integer, framesPresent: values[17].integer, resultJSON: values[18].text)
     }
 }

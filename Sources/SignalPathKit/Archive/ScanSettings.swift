@@ -9,13 +9,17 @@ public struct ScanSettings: Sendable {
     public var hashesContent: Bool
     /// Files analysed side by side; each file's chunks also run on up to this many workers.
     public var jobs: Int
+    /// Analyses again the unchanged files whose rows were made with other settings (`--rescan`);
+    /// without it their rows are kept as they are.
+    public var rescansOtherSettings: Bool
 
-    public init(analysis: AnalysisSettings, rules: DeliveryRules?, findsEvents: Bool, hashesContent: Bool, jobs: Int) {
+    public init(analysis: AnalysisSettings, rules: DeliveryRules?, findsEvents: Bool, hashesContent: Bool, jobs: Int, rescansOtherSettings: Bool = false) {
         self.analysis = analysis
         self.rules = rules
         self.findsEvents = findsEvents
         self.hashesContent = hashesContent
         self.jobs = jobs
+        self.rescansOtherSettings = rescansOtherSettings
     }
 
     /// Every setting that changes a stored result, as text: a row is reused only under the same

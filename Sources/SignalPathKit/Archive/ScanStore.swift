@@ -1,15 +1,17 @@
 /// A scan's results database: the schema, its version, and the queries scan, export and merge
-/// make. docs/SCAN.md documents the schema; change it only with a new `schemaVersion` and a
-/// step in `migrate`.
+/// make. docs/SCAN.md documents the schema; change it only with a new `schemaVersion`, a step in
+/// `migrate` and what older rows give for the new columns (`selectList`).
 public final class ScanStore {
     /// The schema this signalpath writes. A database of an older version is migrated when opened
     /// for writing; one of a newer version is refused.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// `meta.application`: tells a signalpath database from any other SQLite file.
     public static let application = "signalpath.scan"
 
     public let database: SQLiteDatabase
     public var path: String { database.path }
+    /// The schema of the rows: `schemaVersion` once opened for writing (migrated), else as stored.
+    private var version = ScanStore.schemaVersion
 
     /// Opens (and when missing creates) the database at `path` for writing: write-ahead log, so
     /// readers are not blocked while a scan writes; `synchronous = NORMAL`, so a commit is a write
@@ -32,6 +34,7 @@ public final class ScanStore {
             throw .database(path: path, reason: "not a signalpath scan database (no meta table naming \(application))", kind: .unusable)
         }
         try store.refuseNewer(version)
+        store.version = version
         return store
     }
 
@@ -55,28 +58,13 @@ public final class ScanStore {
         guard tables.first?.first?.integer == 0 else {
             throw .database(path: path, reason: "not a signalpath scan database (it has other tables; no meta table naming \(Self.application))", kind: .unusable)
         }
-        let columns = ScanRecord.columns
+        let definitions = ScanRecord.columns.map { "\($0) \(Self.columnTypes[$0] ?? "")" }.joined(separator: ",\n    ")
         try database.transaction { () throws(SignalPathError) in
             try database.execute(
                 """
                 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                 CREATE TABLE files (
-                    \(columns[0]) TEXT PRIMARY KEY,
-                    \(columns[1]) INTEGER NOT NULL,
-                    \(columns[2]) INTEGER NOT NULL,
-                    \(columns[3]) TEXT,
-                    \(columns[4]) TEXT NOT NULL CHECK (status IN ('ok', 'error')),
-                    \(columns[5]) INTEGER,
-                    \(columns[6]) TEXT,
-                    \(columns[7]) TEXT,
-                    \(columns[8]) TEXT NOT NULL,
-                    \(columns[9]) TEXT NOT NULL,
-                    \(columns[10]) TEXT NOT NULL,
-                    \(columns[11]) REAL,
-                    \(columns[12]) REAL,
-                    \(columns[13]) REAL,
-                    \(columns[14]) INTEGER,
-                    \(columns[15]) TEXT
+                    \(definitions)
                 );
                 CREATE INDEX files_by_content ON files (content_sha256) WHERE content_sha256 IS NOT NULL;
                 """)
@@ -105,10 +93,44 @@ public final class ScanStore {
         }
     }
 
+    /// Each column's type and constraints in `CREATE TABLE files`.
+    private static let columnTypes = [
+        "path": "TEXT PRIMARY KEY", "size_bytes": "INTEGER NOT NULL", "mtime_ns": "INTEGER NOT NULL", "content_sha256": "TEXT",
+        "status": "TEXT NOT NULL CHECK (status IN ('ok', 'error'))", "error_code": "INTEGER", "error_category": "TEXT", "error_message": "TEXT",
+        "analyzed_at": "TEXT NOT NULL", "tool_version": "TEXT NOT NULL", "settings_key": "TEXT NOT NULL", "duration_s": "REAL",
+        "integrated_lufs": "REAL", "true_peak_dbtp": "REAL", "passed": "INTEGER", "truncated": "INTEGER", "frames_promised": "INTEGER",
+        "frames_present": "INTEGER", "result_json": "TEXT",
+    ]
+
+    /// The columns version 2 added, and how a version 1 row gives them: its `result_json` is
+    /// analyze's record, whose `format` has held the same facts since before scan existed. So a
+    /// migrated row, or one read from a version 1 database (export, merge), says the same as a new one.
+    private static let addedInVersion2 = [
+        ("truncated", "json_extract(result_json, '$.format.truncated')"),
+        ("frames_promised", "json_extract(result_json, '$.format.frames_promised')"),
+        ("frames_present", "coalesce(json_extract(result_json, '$.format.frames'), json_extract(result_json, '$.range.end_frame'))"),
+    ]
+
     /// Brings an older schema up to `schemaVersion`, one step per version, in one transaction.
-    /// Version 1 is the first: there is no older schema yet.
     private func migrate(from version: Int) throws(SignalPathError) {
-        throw .database(path: path, reason: "schema version \(version) is unknown (this signalpath writes \(Self.schemaVersion))", kind: .unusable)
+        guard version == 1 else {
+            throw .database(path: path, reason: "schema version \(version) is unknown (this signalpath writes \(Self.schemaVersion))", kind: .unusable)
+        }
+        try database.transaction { () throws(SignalPathError) in
+            for (column, _) in Self.addedInVersion2 {
+                try database.execute("ALTER TABLE files ADD COLUMN \(column) \(Self.columnTypes[column] ?? "")")
+            }
+            let filled = Self.addedInVersion2.map { "\($0.0) = \($0.1)" }.joined(separator: ", ")
+            try database.execute("UPDATE files SET \(filled) WHERE result_json IS NOT NULL")
+            try database.run("UPDATE meta SET value = ? WHERE key = 'schema_version'", [.text(String(Self.schemaVersion))])
+        }
+    }
+
+    /// The `files` columns as a `SELECT` of schema `version` gives them: a version 1 database
+    /// (opened for reading, so not migrated) has its new columns worked out from `result_json`.
+    private static func selectList(version: Int) -> String {
+        let derived = version < 2 ? Dictionary(uniqueKeysWithValues: addedInVersion2) : [:]
+        return ScanRecord.columns.map { column in derived[column].map { "\($0) AS \(column)" } ?? column }.joined(separator: ", ")
     }
 
     // MARK: Rows
@@ -144,7 +166,9 @@ public final class ScanStore {
     /// Every row passing `filter` (an SQL expression over the columns, or nil), in path order.
     public func forEachRecord(where filter: String?, _ body: (ScanRecord) throws(SignalPathError) -> Void) throws(SignalPathError) {
         let condition = filter.map { " WHERE (\($0))" } ?? ""
-        try database.query("SELECT \(Self.selectColumns) FROM files\(condition) ORDER BY path") { values throws(SignalPathError) in
+        // Over a version 1 database the filter sees the columns version 2 added, worked out.
+        let rows = version < Self.schemaVersion ? "(SELECT \(Self.selectList(version: version)) FROM files)" : "files"
+        try database.query("SELECT \(Self.selectColumns) FROM \(rows)\(condition) ORDER BY path") { values throws(SignalPathError) in
             guard let record = ScanRecord(values: values) else {
                 throw .database(path: path, reason: "a row of files does not fit the schema (\(values.first?.text ?? "no path"))", kind: .unusable)
             }
@@ -177,16 +201,19 @@ public final class ScanStore {
         try database.rows("SELECT DISTINCT settings_key FROM files ORDER BY settings_key").compactMap { $0.first?.text }
     }
 
-    /// Adds the rows of the database at `source` (already checked by the caller): a path present in
-    /// both keeps the row with the later `analyzed_at`. Returns the rows taken from `source`.
+    /// Adds the rows of the database at `source` (already checked by the caller, schema version
+    /// included): a path present in both keeps the row with the later `analyzed_at`. Returns the
+    /// rows taken from `source`.
     public func merge(from source: String) throws(SignalPathError) -> Int {
         try database.run("ATTACH DATABASE ? AS source", [.text(source)])
         defer { try? database.execute("DETACH DATABASE source") }
+        let sourceVersion = try database.rows("SELECT value FROM source.meta WHERE key = 'schema_version'").first?.first?.text.flatMap { Int($0) }
+        let columns = Self.selectList(version: sourceVersion ?? Self.schemaVersion)
         let updates = ScanRecord.columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         return try database.transaction { () throws(SignalPathError) in
             try database.run(
                 """
-                INSERT INTO files (\(Self.selectColumns)) SELECT \(Self.selectColumns) FROM source.files WHERE true
+                INSERT INTO files (\(Self.selectColumns)) SELECT \(columns) FROM source.files WHERE true
                 ON CONFLICT (path) DO UPDATE SET \(updates) WHERE excluded.analyzed_at > files.analyzed_at
                 """)
         }

@@ -17,18 +17,31 @@ public struct Scanner: Sendable {
         let path: String
         let size: Int64
         let modified: Int64
+        /// A stored row that holds (the file is unchanged) but has no hash for `--content-hash`:
+        /// the file is read for its hash alone, and the row kept with it.
+        var kept: (record: ScanRecord, relation: ScanSettings.KeyRelation)? = nil
+        /// Its row was made with other settings and `--rescan` asks for it again.
+        var rescan = false
+    }
+
+    /// A file that could not be analysed; `framesPromised` when its header promises frames and
+    /// none are there.
+    private struct AnalysisFailure: Error {
+        let error: SignalPathError
+        var framesPromised: Int64? = nil
     }
 
     /// What a task hands back to the loop that starts them.
     private enum Outcome: Sendable {
         case hashed(Candidate, Result<String, SignalPathError>)
-        case analysed(Candidate, hash: String?, Result<ScanRecord, SignalPathError>)
+        case analysed(Candidate, hash: String?, Result<ScanRecord, AnalysisFailure>)
     }
 
     /// Scans `paths` (absolute, as `ScanTree` lists them). `problem` hears each file that failed or
-    /// vanished, as it happens; `progress` is called after each file.
+    /// vanished, as it happens; `notice` each truncated file, and before any file is read, the
+    /// unchanged files whose rows were made with other settings; `progress` is called after each file.
     public func run(
-        _ paths: [String], problem: (SignalPathError) -> Void, progress: (ScanProgress) -> Void
+        _ paths: [String], problem: (SignalPathError) -> Void, notice: (ScanNotice) -> Void, progress: (ScanProgress) -> Void
     ) async throws(SignalPathError) -> ScanSummary {
         let started = ContinuousClock.now
         let writerStore = try ScanStore.openForWriting(database)
@@ -40,33 +53,61 @@ public struct Scanner: Sendable {
         var summary = ScanSummary()
         var work: [Candidate] = []
         var bytesTotal: Int64 = 0
+        // What the listing finds is said after the lines about settings, which come first.
+        var found: [Result<ScanNotice, SignalPathError>] = []
+        let listingProblem = { (error: SignalPathError) in found.append(.failure(error)) }
+        let listingNotice = { (notice: ScanNotice) in found.append(.success(notice)) }
+        // Unchanged files with rows of other settings, by stored key and outcome, in first-met order.
+        var otherSettings: [(storedKey: String, outcome: ScanNotice.Outcome, files: Int)] = []
+        func tally(_ storedKey: String, _ outcome: ScanNotice.Outcome) {
+            if let index = otherSettings.firstIndex(where: { $0.storedKey == storedKey && $0.outcome == outcome }) {
+                otherSettings[index].files += 1
+            } else {
+                otherSettings.append((storedKey, outcome, 1))
+            }
+        }
         for path in paths {
             var status = stat()
             guard stat(path, &status) == 0 else {
                 let error = SignalPathError.fromErrno(errno, path: path)
-                if case .notFound = error {
-                    summary.vanished += 1
-                    problem(.unavailable(path: path, reason: "vanished before it was read; skipped"))
-                } else {
-                    fail(Candidate(path: path, size: 0, modified: 0), error, writer: writer, summary: &summary, problem: problem)
-                }
+                failOrVanish(Candidate(path: path, size: 0, modified: 0), error, framesPromised: nil, writer: writer, summary: &summary, problem: listingProblem)
                 continue
             }
-            let candidate = Candidate(path: path, size: Int64(status.st_size), modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
-            if let stored = try lookups.record(at: path), stored.sizeBytes == candidate.size, stored.modifiedNanoseconds == candidate.modified,
-                stored.settingsKey == key,
-                stored.status == .error || !settings.hashesContent || stored.contentSHA256 != nil
-            {
-                if stored.status == .ok {
-                    summary.unchanged += 1
-                } else {
+            var candidate = Candidate(path: path, size: Int64(status.st_size), modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
+            if let stored = try lookups.record(at: path), stored.sizeBytes == candidate.size, stored.modifiedNanoseconds == candidate.modified {
+                let relation = ScanSettings.relation(ofStored: stored.settingsKey, to: key)
+                switch (stored.status, relation) {
+                case (.error, .same), (.error, .covers):
                     summary.failedBefore += 1
-                    problem(.unavailable(path: path, reason: "\(stored.errorMessage ?? "failed") (stored by an earlier scan; the file is unchanged, not read again)"))
+                    if stored.truncated == true { summary.truncatedBefore += 1 }
+                    listingProblem(.unavailable(path: path, reason: "\(stored.errorMessage ?? "failed") (stored by an earlier scan; the file is unchanged, not read again)"))
+                    continue
+                case (.error, .differs):
+                    break  // tried again: the row holds nothing to lose
+                case (.ok, .differs) where settings.rescansOtherSettings:
+                    tally(stored.settingsKey, .rescanned)
+                    candidate.rescan = true
+                case (.ok, _):
+                    if relation != .same { tally(stored.settingsKey, relation == .covers ? .keptCovering : .kept) }
+                    if settings.hashesContent && stored.contentSHA256 == nil {
+                        candidate.kept = (stored, relation)
+                    } else {
+                        keep(stored, relation: relation, summary: &summary, notice: listingNotice)
+                        continue
+                    }
                 }
-                continue
             }
             work.append(candidate)
             bytesTotal += candidate.size
+        }
+        for group in otherSettings {
+            notice(.otherSettings(files: group.files, storedKey: group.storedKey, currentKey: key, outcome: group.outcome))
+        }
+        for said in found {
+            switch said {
+            case .success(let listed): notice(listed)
+            case .failure(let error): problem(error)
+            }
         }
         let skipped = summary.total
         var bytesDone: Int64 = 0
@@ -95,7 +136,12 @@ public struct Scanner: Sendable {
                 switch outcome {
                 case .hashed(let candidate, .success(let hash)):
                     bytesDone += candidate.size
-                    if let known = try? lookups.record(withContent: hash, settingsKey: key), known.path != candidate.path {
+                    if let kept = candidate.kept {
+                        var record = kept.record
+                        record.contentSHA256 = hash
+                        writer.submit(.store(record))
+                        keep(record, relation: kept.relation, summary: &summary, notice: notice)
+                    } else if let known = try? lookups.record(withContent: hash, settingsKey: key), known.path != candidate.path {
                         var record = known
                         record.path = candidate.path
                         record.sizeBytes = candidate.size
@@ -108,22 +154,19 @@ public struct Scanner: Sendable {
                             writer.submit(.move(record, from: known.path))
                         }
                         summary.recognised += 1
-                        report()
-                        startNext()
+                        count(record, candidate: candidate, origin: .recognised, summary: &summary, notice: notice)
+                    } else {
+                        group.addTask { .analysed(candidate, hash: hash, await Self.analyse(candidate, hash: hash, key: key, settings: settings)) }
                         continue
                     }
-                    group.addTask { .analysed(candidate, hash: hash, await Self.analyse(candidate, hash: hash, key: key, settings: settings)) }
-                    continue
-                case .hashed(let candidate, .failure(let error)), .analysed(let candidate, _, .failure(let error)):
-                    if case .notFound = error {
-                        summary.vanished += 1
-                        problem(.unavailable(path: candidate.path, reason: "vanished before it was read; skipped"))
-                    } else {
-                        fail(candidate, error, writer: writer, summary: &summary, problem: problem)
-                    }
+                case .hashed(let candidate, .failure(let error)):
+                    failOrVanish(candidate, error, framesPromised: nil, writer: writer, summary: &summary, problem: problem)
+                case .analysed(let candidate, _, .failure(let failure)):
+                    failOrVanish(candidate, failure.error, framesPromised: failure.framesPromised, writer: writer, summary: &summary, problem: problem)
                 case .analysed(let candidate, _, .success(let record)):
                     writer.submit(.store(record))
                     summary.analysed += 1
+                    count(record, candidate: candidate, origin: .analysed, summary: &summary, notice: notice)
                     if !settings.hashesContent { bytesDone += candidate.size }
                 }
                 report()
@@ -139,17 +182,73 @@ public struct Scanner: Sendable {
         return summary
     }
 
-    /// A file that could not be analysed: reported, and stored as an `error` row.
-    private func fail(_ candidate: Candidate, _ error: SignalPathError, writer: ScanWriter, summary: inout ScanSummary, problem: (SignalPathError) -> Void) {
+    /// An unchanged file's stored row, kept: counted, and said when it is truncated.
+    private func keep(_ stored: ScanRecord, relation: ScanSettings.KeyRelation, summary: inout ScanSummary, notice: (ScanNotice) -> Void) {
+        if relation == .differs {
+            summary.keptOtherSettings += 1
+        } else {
+            summary.unchanged += 1
+        }
+        if stored.truncated == true {
+            summary.truncatedBefore += 1
+            if let promised = stored.framesPromised, let present = stored.framesPresent {
+                notice(.truncated(path: stored.path, framesPromised: promised, framesPresent: present, origin: .stored))
+            }
+        }
+        // A row of other settings may hold another profile's verdict, or none: not this scan's.
+        guard settings.rules != nil else { return }
+        switch relation == .differs ? nil : stored.passed {
+        case true?: summary.passed += 1
+        case false?: summary.notPassed += 1
+        case nil: summary.withoutVerdict += 1
+        }
+    }
+
+    /// A row this run wrote for `candidate` (analysed or recognised): counted, and said when truncated.
+    private func count(_ record: ScanRecord, candidate: Candidate, origin: ScanNotice.Origin, summary: inout ScanSummary, notice: (ScanNotice) -> Void) {
+        if candidate.rescan { summary.rescanned += 1 }
+        if record.truncated == true, let promised = record.framesPromised, let present = record.framesPresent {
+            summary.truncated += 1
+            notice(.truncated(path: record.path, framesPromised: promised, framesPresent: present, origin: origin))
+        }
+        guard settings.rules != nil else { return }
+        switch record.passed {
+        case true?: summary.passed += 1
+        case false?: summary.notPassed += 1
+        case nil: summary.withoutVerdict += 1
+        }
+    }
+
+    private func failOrVanish(
+        _ candidate: Candidate, _ error: SignalPathError, framesPromised: Int64?, writer: ScanWriter, summary: inout ScanSummary,
+        problem: (SignalPathError) -> Void
+    ) {
+        if case .notFound = error {
+            summary.vanished += 1
+            problem(.unavailable(path: candidate.path, reason: "vanished before it was read; skipped"))
+        } else {
+            fail(candidate, error, framesPromised: framesPromised, writer: writer, summary: &summary, problem: problem)
+        }
+    }
+
+    /// A file that could not be analysed: reported, and stored as an `error` row. One whose header
+    /// promises frames of which none are there is a truncated file too (its message says so).
+    private func fail(
+        _ candidate: Candidate, _ error: SignalPathError, framesPromised: Int64? = nil, writer: ScanWriter, summary: inout ScanSummary,
+        problem: (SignalPathError) -> Void
+    ) {
         let (code, category) = describe(error)
         summary.failed += 1
+        if candidate.rescan { summary.rescanned += 1 }
+        if framesPromised != nil { summary.truncated += 1 }
         problem(error)
         writer.submit(
             .store(
                 ScanRecord(
                     path: candidate.path, sizeBytes: candidate.size, modifiedNanoseconds: candidate.modified, contentSHA256: nil, status: .error,
                     errorCode: Int(code), errorCategory: category, errorMessage: error.reason, analyzedAt: Self.timestamp(),
-                    toolVersion: signalPathVersion, settingsKey: settings.key)))
+                    toolVersion: signalPathVersion, settingsKey: settings.key, truncated: framesPromised.map { _ in true },
+                    framesPromised: framesPromised, framesPresent: framesPromised.map { _ in 0 })))
     }
 
     private static func hash(_ path: String) async -> Result<String, SignalPathError> {
@@ -161,11 +260,22 @@ public struct Scanner: Sendable {
     }
 
     /// One file: the analyze pass, then the events pass and the verdict when asked for.
-    private static func analyse(_ candidate: Candidate, hash: String?, key: String, settings: ScanSettings) async -> Result<ScanRecord, SignalPathError> {
+    private static func analyse(_ candidate: Candidate, hash: String?, key: String, settings: ScanSettings) async -> Result<ScanRecord, AnalysisFailure> {
+        let file: AudioFile
         do throws(SignalPathError) {
-            let file = try await AudioFile.load(candidate.path)
-            // A named pipe is a stream: read once, to its end.
-            if file.format.frames == 0 { throw SignalPathError.malformed(path: candidate.path, reason: "no audio: the file holds no frames") }
+            file = try await AudioFile.load(candidate.path)
+        } catch {
+            return .failure(AnalysisFailure(error: error))
+        }
+        // A named pipe is a stream: read once, to its end.
+        if file.format.frames == 0 {
+            guard let promised = file.format.framesPromised else {
+                return .failure(AnalysisFailure(error: .malformed(path: candidate.path, reason: "no audio: the file holds no frames")))
+            }
+            let reason = AudioFormat.truncationNote(framesPromised: promised, framesPresent: 0, sayingNone: true)
+            return .failure(AnalysisFailure(error: .malformed(path: candidate.path, reason: reason), framesPromised: promised))
+        }
+        do throws(SignalPathError) {
             let range: Range<Int64> = 0..<(file.format.frames ?? Int64.max)
             let analysis = try await SignalAnalyzer(file: file, frames: range, settings: settings.analysis).run(workers: settings.jobs)
             var members = analysis.jsonMembers
@@ -192,9 +302,10 @@ public struct Scanner: Sendable {
                     path: candidate.path, sizeBytes: candidate.size, modifiedNanoseconds: candidate.modified, contentSHA256: hash, status: .ok,
                     analyzedAt: timestamp(), toolVersion: signalPathVersion, settingsKey: key, durationSeconds: analysis.duration,
                     integratedLUFS: analysis.loudness.integrated, truePeakDBTP: analysis.truePeak.isFinite ? analysis.truePeak : nil, passed: passed,
-                    resultJSON: JSONValue.object(members).serialized()))
+                    truncated: file.format.isTruncated, framesPromised: file.format.framesPromised,
+                    framesPresent: analysis.format.frames ?? Int64(analysis.frames.count), resultJSON: JSONValue.object(members).serialized()))
         } catch {
-            return .failure(error)
+            return .failure(AnalysisFailure(error: error))
         }
     }
 

@@ -10,11 +10,11 @@ struct Export: ParsableCommand, DataCommand {
             NDJSON (the default; schema signalpath.export/1) has a line per file with the row's \
             columns — `path`, `status`, `size_bytes`, `mtime_ns`, `content_sha256`, `analyzed_at`, \
             `tool_version`, `settings_key`, `duration_s`, `integrated_lufs`, `true_peak_dbtp`, \
-            `passed`, and for failures `error_code`, `error_category`, `error_message` — and \
-            `result`, analyze's record for the file (null for a failure). JSON is the same records \
-            in one document; CSV the columns without `result`. --where takes an SQL expression over \
-            the columns (the database is opened read-only). The database may be exported while a \
-            scan writes it.
+            `passed`, `truncated`, `frames_promised`, `frames_present`, and for failures \
+            `error_code`, `error_category`, `error_message` — and `result`, analyze's record for the \
+            file (null for a failure). JSON is the same records in one document; CSV the columns \
+            without `result`. --where takes an SQL expression over the columns (the database is \
+            opened read-only). The database may be exported while a scan writes it.
 
             DuckDB turns the NDJSON into Parquet in one statement (docs/SCAN.md):
               COPY (SELECT * FROM read_json_auto('all.ndjson')) TO 'all.parquet';
@@ -24,6 +24,7 @@ struct Export: ParsableCommand, DataCommand {
               signalpath export music.db --format csv --where 'integrated_lufs > -16'
               signalpath export music.db --failed --format csv
               signalpath export qc.db --where 'passed = 0' --output failing.json
+              signalpath export music.db --where 'truncated = 1' --format csv
             """
     )
     static let name = "export"
@@ -93,7 +94,7 @@ struct Export: ParsableCommand, DataCommand {
             let json: JSONValue
             switch value {
             case .null: json = .null
-            case .integer(let number): json = column == "passed" ? .bool(number != 0) : .integer(number)
+            case .integer(let number): json = ScanRecord.booleanColumns.contains(column) ? .bool(number != 0) : .integer(number)
             case .real(let number): json = .number(number)
             case .text(let text): json = .string(text)
             }
@@ -107,7 +108,7 @@ struct Export: ParsableCommand, DataCommand {
         zip(ScanRecord.columns, record.values).filter { $0.0 != "result_json" }.map { column, value in
             switch value {
             case .null: return ""
-            case .integer(let number): return column == "passed" ? (number != 0 ? "true" : "false") : String(number)
+            case .integer(let number): return ScanRecord.booleanColumns.contains(column) ? (number != 0 ? "true" : "false") : String(number)
             case .real(let number): return UnitFormat.shortest(number)
             case .text(let text): return text
             }

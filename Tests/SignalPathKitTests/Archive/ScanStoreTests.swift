@@ -8,10 +8,13 @@ import Testing
 struct ScanStoreTests {
     let scratch = ScratchDirectory("scan-store")
 
+    /// A row; every fifth size is a truncated file (the frames promised and present from the size).
     func record(_ path: String, size: Int64, at time: String, lufs: Double? = nil, key: String = "k") -> ScanRecord {
-        ScanRecord(
+        let truncated = size.isMultiple(of: 5)
+        return ScanRecord(
             path: path, sizeBytes: size, modifiedNanoseconds: size * 7, contentSHA256: size.isMultiple(of: 3) ? "hash-\(size)" : nil, status: .ok,
-            analyzedAt: time, toolVersion: "test", settingsKey: key, integratedLUFS: lufs, resultJSON: "{\"path\":\"\(path)\"}")
+            analyzedAt: time, toolVersion: "test", settingsKey: key, integratedLUFS: lufs, truncated: truncated,
+            framesPromised: truncated ? size / 2 : nil, framesPresent: size / 4, resultJSON: "{\"path\":\"\(path)\"}")
     }
 
     @Test("seeded random stores, removals and merges agree with a dictionary model; rows read back equal what was stored")
@@ -84,6 +87,90 @@ struct ScanStoreTests {
         } throws: { error in
             (error as? SignalPathError)?.category == .badData
         }
+    }
+
+    /// The schema of version 1, as it was written (ScanStore.swift before version 2), and rows in it:
+    /// `result_json` is analyze's record, whose `format` says whether the file was cut short.
+    func versionOneDatabase(_ name: String, rows: [(path: String, format: String?)]) throws -> String {
+        let path = scratch.file(name)
+        let database = try SQLiteDatabase(path: path, mode: .readWrite)
+        try database.execute(
+            """
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE files (
+                path TEXT PRIMARY KEY, size_bytes INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, content_sha256 TEXT,
+                status TEXT NOT NULL CHECK (status IN ('ok', 'error')), error_code INTEGER, error_category TEXT, error_message TEXT,
+                analyzed_at TEXT NOT NULL, tool_version TEXT NOT NULL, settings_key TEXT NOT NULL, duration_s REAL, integrated_lufs REAL,
+                true_peak_dbtp REAL, passed INTEGER, result_json TEXT
+            );
+            CREATE INDEX files_by_content ON files (content_sha256) WHERE content_sha256 IS NOT NULL;
+            INSERT INTO meta (key, value) VALUES ('application', 'signalpath.scan'), ('schema_version', '1');
+            """)
+        for row in rows {
+            let json: SQLiteDatabase.Value = row.format.map { .text("{\"path\":\"\(row.path)\",\"format\":\($0),\"channels\":[]}") } ?? .null
+            _ = try database.run(
+                """
+                INSERT INTO files (path, size_bytes, mtime_ns, status, error_code, analyzed_at, tool_version, settings_key, result_json)
+                VALUES (?, 1, 1, ?, ?, '2026-11-24T00:00:00.000000Z', 'old', 'k', ?)
+                """, [.text(row.path), .text(row.format == nil ? "error" : "ok"), row.format == nil ? .integer(65) : .null, json])
+        }
+        return path
+    }
+
+    @Test("a version 1 database: read as it is with the new columns from result_json (--where on them too), migrated in place when written, carried by merge")
+    func versionOne() throws {
+        let rows: [(path: String, format: String?)] = [
+            ("/a/cut.wav", #"{"container":"wav","frames":250,"truncated":true,"frames_promised":96000,"duration_s":0.005}"#),
+            ("/a/whole.flac", #"{"container":"flac","frames":48000,"truncated":false,"frames_promised":null,"duration_s":1}"#),
+            ("/a/broken.wav", nil),
+        ]
+        // (truncated, promised, present) as version 2 writes them.
+        let expected: [String: (Bool?, Int64?, Int64?)] = ["/a/cut.wav": (true, 96_000, 250), "/a/whole.flac": (false, nil, 48_000), "/a/broken.wav": (nil, nil, nil)]
+        func facts(_ store: ScanStore, where filter: String? = nil) throws -> [String: (Bool?, Int64?, Int64?)] {
+            var found: [String: (Bool?, Int64?, Int64?)] = [:]
+            try store.forEachRecord(where: filter) { found[$0.path] = ($0.truncated, $0.framesPromised, $0.framesPresent) }
+            return found
+        }
+        func same(_ a: [String: (Bool?, Int64?, Int64?)], _ b: [String: (Bool?, Int64?, Int64?)]) -> Bool {
+            a.count == b.count && a.allSatisfy { path, value in b[path].map { $0 == value } ?? false }
+        }
+        let old = try versionOneDatabase("v1-read.db", rows: rows)
+        let reader = try ScanStore.openForReading(old)
+        #expect(same(try facts(reader), expected))
+        #expect(Set(try facts(reader, where: "truncated = 1").keys) == ["/a/cut.wav"])
+        #expect(try reader.database.rows("SELECT value FROM meta WHERE key = 'schema_version'") == [[.text("1")]], "reading changes nothing")
+
+        let target = try ScanStore.openForWriting(scratch.file("v2-target.db"))
+        #expect(try target.merge(from: old) == 3)
+        #expect(same(try facts(target), expected))
+
+        let migrated = try ScanStore.openForWriting(try versionOneDatabase("v1-write.db", rows: rows))
+        #expect(try migrated.database.rows("SELECT value FROM meta WHERE key = 'schema_version'") == [[.text(String(ScanStore.schemaVersion))]])
+        #expect(same(try facts(migrated), expected))
+        #expect(try migrated.database.rows("SELECT path FROM files WHERE truncated = 1") == [[.text("/a/cut.wav")]], "stored, not worked out")
+        #expect(try migrated.integrityCheck() == "ok")
+    }
+
+    @Test("settings keys: a row holding the same analysis and at least the verdict and events asked for covers a scan; any other difference does not")
+    func keyRelations() throws {
+        func key(fft: Int = 8192, profile: DeliveryProfile? = nil, events: Bool = false) -> String {
+            var analysis = AnalysisSettings()
+            analysis.spectrum.fftSize = fft
+            return ScanSettings(analysis: analysis, rules: profile.map { DeliveryRules(profile: $0) }, findsEvents: events, hashesContent: false, jobs: 1).key
+        }
+        let full = key(profile: .ebuR128, events: true)
+        #expect(ScanSettings.relation(ofStored: full, to: full) == .same)
+        #expect(ScanSettings.relation(ofStored: full, to: key()) == .covers)
+        #expect(ScanSettings.relation(ofStored: full, to: key(profile: .ebuR128)) == .covers)
+        #expect(ScanSettings.relation(ofStored: full, to: key(events: true)) == .covers)
+        #expect(ScanSettings.relation(ofStored: key(profile: .ebuR128), to: key(events: true)) == .differs, "no events stored")
+        #expect(ScanSettings.relation(ofStored: key(events: true), to: key(profile: .ebuR128)) == .differs, "no verdict stored")
+        #expect(ScanSettings.relation(ofStored: full, to: key(profile: .streaming)) == .differs, "another profile's verdict")
+        #expect(ScanSettings.relation(ofStored: full, to: key(fft: 4096)) == .differs, "another analysis")
+        #expect(ScanSettings.relation(ofStored: key(), to: key(fft: 4096)) == .differs)
+        let (rowsOnly, scanOnly) = ScanSettings.differences(stored: key(profile: .ebuR128), current: key(fft: 4096))
+        #expect(rowsOnly.first == "fft=8192" && rowsOnly.dropFirst().allSatisfy { ["check=", "target=", "max-true-peak="].contains(where: $0.hasPrefix) })
+        #expect(rowsOnly.count == 4 && scanOnly == ["fft=4096"])
     }
 
     @Test("globs: a pattern without / matches the name, one with / the whole path; default extensions; shards partition")
