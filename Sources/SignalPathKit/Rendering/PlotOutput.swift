@@ -28,7 +28,7 @@ extension SpectrumReport {
         var plot = SpectrumPlot(
             title: title, frequencies: rows.map(\.frequency),
             channels: spectrum.channelNames.indices.map { channel in (spectrum.channelNames[channel], rows.map { $0.values[channel] }) })
-        plot.peaks = peaks.flatMap { $0 }
+        plot.peaks = peaksNamedOnce
         plot.unit = presentation.scale == .dbfs ? "dBFS" : presentation.scale == .linear ? "FS" : "dB"
         plot.logarithmic = logarithmic
         plot.floor = floor

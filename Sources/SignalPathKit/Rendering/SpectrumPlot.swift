@@ -181,18 +181,27 @@ public struct SpectrumPlot: Sendable {
             canvas.put(Cell("▼", .peak), x: column, y: row)
             placed.append((column, row, peak))
         }
+        // Labels written so far, so that two are never run together ("91 F#2131 C3").
+        var labels: [(row: Int, columns: Range<Int>)] = []
         for (column, row, peak) in placed {
             let frequency = peak.frequency >= 1000 ? UnitFormat.fixed(peak.frequency / 1000, 2) + "k" : UnitFormat.fixed(peak.frequency, 0)
             let label = frequency + (peak.note.map { " " + $0.name } ?? "")
             func isFree(_ start: Int, _ row: Int) -> Bool {
-                start >= plot.x && row >= plot.y
+                start >= plot.x && row >= plot.y && row < plot.y + plot.height
                     && (start..<start + label.count).allSatisfy { x in
                         x < plot.x + plot.width && [" ", "┈", "┊"].contains(canvas[x, row]?.character ?? "x")
                     }
+                    && !labels.contains { $0.row == row && $0.columns.overlaps(start - 1..<start + label.count + 1) }
             }
-            // Right of the marker, else right of it on the row above, else left of the marker.
-            let spots = [(column + 1, row), (column, row - 1), (column - label.count, row)]
-            if let spot = spots.first(where: { isFree($0.0, $0.1) }) { canvas.write(label, x: spot.0, y: spot.1, style: .peak) }
+            // Right of the marker, else right of it on the row above, else left of the marker, else
+            // beside its trace on the row below (where peaks crowd the top row).
+            let spots = [
+                (column + 1, row), (column, row - 1), (column - label.count, row), (column + 1, row + 1), (column - label.count, row + 1),
+            ]
+            if let spot = spots.first(where: { isFree($0.0, $0.1) }) {
+                canvas.write(label, x: spot.0, y: spot.1, style: .peak)
+                labels.append((spot.1, spot.0..<spot.0 + label.count))
+            }
         }
     }
 }

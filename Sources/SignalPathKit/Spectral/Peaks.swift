@@ -47,7 +47,9 @@ extension PowerSpectrum {
     /// - Parameter meanSquare: the values to search (`meanSquare()`, perhaps weighted).
     /// - Parameter prominence: when given, a peak must stand this many dB above the median level of
     ///   its neighbourhood (a sixth of an octave, at least four main lobes, either side, its own lobe
-    ///   left out), so that bumps in a noise floor are not taken for tones.
+    ///   left out), so that bumps in a noise floor are not taken for tones, and as far above the
+    ///   spectrum's floor: the median of the bins searched, and no less than `measurementRange`
+    ///   under the strongest bin, where the single-precision FFT's own rounding leaves bumps.
     public func peaks(
         count: Int, channel: Int, meanSquare: [[Double]], frequencies: ClosedRange<Double>? = nil,
         a4: Double = 440, prominence: Double? = nil
@@ -61,6 +63,10 @@ extension PowerSpectrum {
             candidates.append(bin)
         }
         candidates.sort { levels[$0] > levels[$1] }
+        if let prominence, let strongest = candidates.first {
+            let floor = max(Self.medianLevel(levels, frequencies: frequencies, spectrum: self), levels[strongest] - Self.measurementRange)
+            candidates.removeAll { levels[$0] < floor + prominence }
+        }
         let separation = parameters.window.mainLobeHalfWidth * parameters.fftSize / parameters.windowSize
         var chosen: [Int] = []
         for bin in candidates where chosen.count < count {
@@ -68,6 +74,9 @@ extension PowerSpectrum {
             if let prominence, !standsOut(levels, bin: bin, lobe: separation, by: prominence) { continue }
             chosen.append(bin)
         }
+        // A note is named only where the resolution (the ENBW, as an analyser's RBW) is no wider
+        // than a semitone: below that, a peak covers several notes and cannot tell which.
+        let resolution = enbwHertz
         let window = chosen.isEmpty ? nil : WindowResponse.shared(parameters.window, size: parameters.windowSize, fftSize: parameters.fftSize)
         return chosen.map { bin in
             let alpha = levels[bin - 1], beta = levels[bin], gamma = levels[bin + 1]
@@ -83,8 +92,22 @@ extension PowerSpectrum {
             let frequency = (Double(bin) + offset) * binWidth
             return SpectralPeak(
                 channel: channel, bin: bin, frequency: frequency, level: level,
-                note: MusicalNote.nearest(to: frequency, a4: a4))
+                note: frequency * (pow(2, 1.0 / 12) - 1) >= resolution ? MusicalNote.nearest(to: frequency, a4: a4) : nil)
         }
+    }
+
+    /// How far under the strongest bin a tone can still be told from the FFT's rounding: in single
+    /// precision its bumps lie 146–150 dB under a lone sine, where a spur 140 dB under it still
+    /// reads within 0.3 dB (docs/ANALYZE.md, "Tones").
+    static let measurementRange = 150.0
+
+    /// The median level of the bins within `frequencies` (all but DC and Nyquist without).
+    private static func medianLevel(_ levels: [Double], frequencies: ClosedRange<Double>?, spectrum: PowerSpectrum) -> Double {
+        var inside = (1..<levels.count - 1).filter { frequencies?.contains(spectrum.frequency(ofBin: $0)) ?? true }.map { levels[$0] }
+        guard !inside.isEmpty else { return -.infinity }
+        let middle = inside.count / 2
+        inside.sort()
+        return inside[middle]
     }
 
     /// True when `levels[bin]` stands `prominence` dB or more above the median level of the bins

@@ -35,6 +35,17 @@ public struct SpectrumReport: Sendable {
     /// Per channel, strongest first.
     public let peaks: [[SpectralPeak]]
 
+    /// Each tone once, for the pictures: where channels share a peak (within the window's main
+    /// lobe of each other) only the strongest is kept, so no peak is marked and named twice.
+    public var peaksNamedOnce: [SpectralPeak] {
+        let lobe = Double(spectrum.parameters.window.mainLobeHalfWidth) * Double(spectrum.sampleRate) / Double(spectrum.parameters.windowSize)
+        var kept: [SpectralPeak] = []
+        for peak in peaks.joined().sorted(by: { $0.level > $1.level }) where !kept.contains(where: { abs($0.frequency - peak.frequency) <= lobe }) {
+            kept.append(peak)
+        }
+        return kept
+    }
+
     public init(spectrum: PowerSpectrum, presentation: SpectrumPresentation) {
         self.spectrum = spectrum
         self.presentation = presentation

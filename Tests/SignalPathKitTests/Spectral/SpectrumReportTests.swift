@@ -44,6 +44,72 @@ struct SpectrumPresentationTests {
         #expect(peaks.count < 4 || peaks[3].level < -100, "nothing else stands out: \(peaks)")
     }
 
+    @Test("a note is named only where the resolution (ENBW) is no wider than a semitone: 60 Hz with a 4096-point Hann at 48 kHz is not, 440 Hz is")
+    func notesWhereResolved() async throws {
+        // Hann: an ENBW of 1.5 bins, 17.6 Hz here; a semitone is 3.6 Hz at 60 Hz and 26.2 Hz at 440 Hz.
+        let signal = (0..<48_000).map { 0.3 * sin(2 * Double.pi * 60 * Double($0) / 48_000) + 0.3 * sin(2 * Double.pi * 440 * Double($0) / 48_000) }
+        let path = floatWAV(scratch, "low-and-a4.wav", signal)
+        let result = try await spectrum(path, SpectrumParameters(fftSize: 4096, window: .hann))
+        let peaks = result.peaks(count: 2, channel: 0, meanSquare: result.meanSquare()).sorted { $0.frequency < $1.frequency }
+        #expect(peaks.count == 2 && abs(peaks[0].frequency - 60) < 0.1 && peaks[0].note == nil, "\(peaks)")
+        #expect(peaks.count == 2 && peaks[1].note?.name == "A4", "\(peaks)")
+    }
+
+    @Test("tones stand out of their neighbourhood and of the floor: a float sine has one, spurs 130 and 140 dB under it are listed at their level")
+    func tonesAboveTheFloor() async throws {
+        let frames = 96_000
+        let sine = (0..<frames).map { 0.5 * sin(2 * Double.pi * 1000 * Double($0) / 48_000) }
+        let settings = AnalysisSettings()
+        func tones(_ signal: [Double], _ name: String) async throws -> [SpectralPeak] {
+            let path = floatWAV(scratch, name, signal)
+            let file = try AudioFile.open(path)
+            return try await SignalAnalyzer(file: file, frames: 0..<Int64(frames), settings: settings).run().channels[0].spectral.tones
+        }
+        let lone = try await tones(sine, "lone.wav")
+        #expect(lone.map { ($0.frequency * 10).rounded() / 10 } == [1000], "only the tone, not the FFT's rounding: \(lone.map { ($0.frequency, $0.level) })")
+        for below in [130.0, 140.0] {
+            let spur = (0..<frames).map { sine[$0] + 0.5 * pow(10, -below / 20) * sin(2 * Double.pi * 3000 * Double($0) / 48_000) }
+            let found = try await tones(spur, "spur\(Int(below)).wav")
+            #expect(found.count == 2 && abs(found[1].frequency - 3000) < 0.1 && abs(found[1].level - (20 * log10(0.5) - below)) < 0.3, "\(found.map { ($0.frequency, $0.level) })")
+        }
+    }
+
+    @Test("the plot names each peak once, never two labels run together, when both channels hold the same crowded tones")
+    func peakLabels() async throws {
+        // Both channels: tones close together on a log axis (their labels would touch), and high ones.
+        let frequencies = [91.0, 131, 185, 262, 370, 523, 1000, 1200, 5000, 6000]
+        let mono = (0..<48_000).map { n in frequencies.reduce(0.0) { $0 + 0.05 * sin(2 * Double.pi * $1 * Double(n) / 48_000) } }
+        let path = floatWAV(scratch, "crowded.wav", zip(mono, mono).flatMap { [$0, $1] }, channels: 2)
+        let result = try await spectrum(path, SpectrumParameters(fftSize: 16384))
+        var presentation = SpectrumPresentation()
+        presentation.peakCount = 10
+        let report = SpectrumReport(spectrum: result, presentation: presentation)
+        #expect(report.peaks.allSatisfy { $0.count == 10 }, "each channel finds all ten: \(report.peaks.map(\.count))")
+        #expect(report.peaksNamedOnce.count == 10)
+        let plot = report.plot(style: .lines, logarithmic: true, floor: -120, ceiling: nil)
+        let canvas = PlotOutput.canvas(width: 80, height: 24) { plot.draw(into: &$0, area: $1) }
+        let labels = Set(
+            report.peaksNamedOnce.map { peak in
+                (peak.frequency >= 1000 ? UnitFormat.fixed(peak.frequency / 1000, 2) + "k" : UnitFormat.fixed(peak.frequency, 0)) + (peak.note.map { " " + $0.name } ?? "")
+            })
+        var written: [String] = []
+        for y in 0..<24 {
+            // Runs of cells in the peak style, markers stripped: each must be one whole label.
+            var run = ""
+            for x in 0...80 {
+                if x < 80, let cell = canvas[x, y], cell.style == .peak, cell.character != "▼" {
+                    run.append(cell.character)
+                } else if !run.isEmpty {
+                    #expect(labels.contains(run), "row \(y): '\(run)' is not one label of \(labels.sorted())")
+                    written.append(run)
+                    run = ""
+                }
+            }
+        }
+        #expect(written.count == Set(written).count, "a label written twice: \(written)")
+        #expect(written.count >= 3, "labels find room: \(written)")
+    }
+
     @Test("note names and cents, with A4 = 440 Hz or another reference")
     func notes() {
         #expect(MusicalNote.nearest(to: 440) == MusicalNote(name: "A4", cents: 0))
