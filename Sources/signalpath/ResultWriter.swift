@@ -79,10 +79,15 @@ struct ResultWriter {
     }
 
     /// Writes the JSON document, puts an --output file in place, and exits with the first
-    /// failure's code (or the output's own, when writing it failed).
-    func finish() throws {
+    /// failure's code (or the output's own, when writing it failed). A `summary` over the files
+    /// follows `files` in JSON and is NDJSON's last line.
+    func finish(summary: JSONValue? = nil) throws {
         if format == .json {
-            sink.writeLine(JSONValue.object(["schema": .string(schema), "files": .array(documents)]).serialized(pretty: true))
+            var members: [JSONValue.Member] = [.init("schema", .string(schema)), .init("files", .array(documents))]
+            if let summary { members.append(.init("summary", summary)) }
+            sink.writeLine(JSONValue.object(members).serialized(pretty: true))
+        } else if format == .ndjson, let summary {
+            sink.writeLine(JSONValue.object([.init("schema", .string(schema)), .init("summary", summary)]).serialized())
         }
         do throws(SignalPathError) {
             try sink.finish()

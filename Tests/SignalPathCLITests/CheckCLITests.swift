@@ -17,11 +17,38 @@ struct CheckCLITests {
     /// A file that is not usable audio (exit 65).
     var brokenFile: String { scratch.write("broken.wav", Array("RIFF\u{10}\0\0\0WAVEjunkjunkjunk".utf8)) }
 
-    /// The published limits of each profile (the table, from EBU R 128, ATSC A/85, Apple
-    /// Podcasts and Spotify): target, tolerance, maximum true peak.
+    /// The published limits of each profile (EBU R 128 v4.0 and v3.0, ATSC A/85, Apple Podcasts
+    /// and Spotify): target, tolerance, the largest true peak that passes (R 128 v4.0's QC reading
+    /// adds its ±0.3 dB measurement tolerance to −1 dBTP).
     static let published: [String: (target: Double, tolerance: Double, truePeak: Double)] = [
-        "ebu-r128": (-23, 0.5, -1), "ebu-r128-live": (-23, 1, -1), "atsc-a85": (-24, 2, -2), "podcast": (-16, 1, -1), "streaming": (-14, 1, -1),
+        "ebu-r128": (-23, 0.2, -0.7), "ebu-r128-production": (-23, 1, -1), "ebu-r128-live": (-23, 1, -1), "ebu-r128-v3": (-23, 0.5, -1),
+        "atsc-a85": (-24, 2, -2), "podcast": (-16, 1, -1), "streaming": (-14, 1, -1),
     ]
+
+    /// Real material made once for the suite by Tests/Reference/check_material.py: espeak-ng speech
+    /// and fluidsynth music brought to known loudness by a sox gain and read again by ffmpeg's
+    /// ebur128, and the music clipped by sox (+12 dB into 16-bit) with its clipping counted by numpy.
+    static let madeMaterial: (scratch: ScratchDirectory, json: Data?, failure: String) = {
+        let scratch = ScratchDirectory("check-material")
+        guard let python = which("python3") else { return (scratch, nil, "python3 is missing: run `make setup`") }
+        guard let result = try? run(python, [repositoryRoot + "/Tests/Reference/check_material.py", scratch.file("material")], timeout: 180),
+            result.status == 0
+        else { return (scratch, nil, "check_material.py failed (it needs espeak-ng, fluidsynth, sox, ffmpeg, mido: `make setup`)") }
+        return (scratch, result.stdoutData, "")
+    }()
+
+    /// The material's description (Tests/Reference/check_material.py).
+    func materialFacts() throws -> [String: Any] {
+        let data = try #require(Self.madeMaterial.json, "\(Self.madeMaterial.failure)")
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// A file of the material: its path and ffmpeg's reading of its loudness.
+    func material(_ name: String) throws -> (path: String, lufs: Double) {
+        let made = try materialFacts()
+        let file = try #require((made["files"] as? [String: [String: Any]])?[name], "\(name)")
+        return (try #require(file["path"] as? String), try #require(file["ffmpeg_lufs"] as? Double))
+    }
 
     func files(_ result: ProcessResult) throws -> [[String: Any]] {
         try #require(try json(result)["files"] as? [[String: Any]], "\(result.stdout)")
@@ -158,15 +185,24 @@ struct CheckCLITests {
         let csv = try signalpath("check", "--profile", "ebu-r128", a, b, "--max-dc", "1", "--format", "csv")
         #expect(csv.status == 1)
         let rows = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        #expect(rows.first == ["path", "profile", "rule", "measured", "unit", "min", "max", "passed", "file_passed", "gain_db", "limiting_db", "finding"])
+        #expect(
+            rows.first == [
+                "path", "profile", "rule", "measured", "unit", "min", "max", "passed", "file_passed", "gain_db", "limiting_db", "finding", "target_lufs",
+                "clipped_samples", "clip_events",
+            ])
         #expect(rows.count == 1 + 2 * 3, "\(csv.stdout)")
         #expect(rows.dropFirst().map { $0[2] } == ["integrated_loudness", "true_peak", "dc_offset", "integrated_loudness", "true_peak", "dc_offset"])
         #expect(rows[1][0] == a && rows[1][8] == "true" && rows[4][8] == "false" && rows[4][7] == "false")
 
         let ndjson = try signalpath("check", "--profile", "ebu-r128", a, b, "--format", "ndjson")
         let lines = try ndjson.stdout.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        #expect(lines.count == 2 && lines.allSatisfy { $0["schema"] as? String == "signalpath.check/1" })
-        #expect(Set(lines[0].keys).isSuperset(of: ["path", "profile", "passed", "gain_db", "limiting_db", "rules", "conventions", "integrated_lufs", "true_peak_dbtp"]))
+        #expect(lines.count == 3 && lines.allSatisfy { $0["schema"] as? String == "signalpath.check/1" })
+        #expect(lines[2]["summary"] as? [String: Int] == ["files": 2, "passed": 1, "failed": 1, "unreadable": 0], "the last line: the summary")
+        #expect(
+            Set(lines[0].keys).isSuperset(of: [
+                "path", "profile", "profile_document", "passed", "target_lufs", "gain_db", "limiting_db", "rules", "conventions", "integrated_lufs",
+                "true_peak_dbtp", "clipped_samples", "clip_events",
+            ]))
 
         // Piped without --format: the report (check's view is a report), a block per file.
         let report = try signalpath("check", "--profile", "ebu-r128", a, b)
@@ -202,6 +238,122 @@ struct CheckCLITests {
         let silence = try #require(rule(file, "longest_silence"))
         #expect(abs((silence["measured"] as? Double ?? 0) - 1.5) <= 0.001 && silence["passed"] as? Bool == false, "\(silence)")
         #expect(try signalpath("check", "--max-silence", "2", path).status == 0)
+    }
+
+    @Test(
+        "ebu-r128 follows EBU R 128 v4.0's QC tolerance: speech and music at -23.35 LUFS (ffmpeg) fail -23 ± 0.2, at -23.1 pass; ebu-r128-v3 (±0.5) and ebu-r128-production (±1.0) pass both"
+    )
+    func ebuR128Version4() throws {
+        for material in ["speech", "music"] {
+            for (name, level) in [("-23.35", -23.35), ("-23.1", -23.1)] {
+                let file = try self.material(material + name)
+                #expect(abs(file.lufs - level) <= 0.005, "the material is at its level by ffmpeg: \(file)")
+                let result = try signalpath("check", "--profile", "ebu-r128", file.path, "--format", "json")
+                let checked = try #require(try files(result).first)
+                let measured = try #require(checked["integrated_lufs"] as? Double)
+                #expect(abs(measured - file.lufs) <= 0.03, "signalpath \(measured), ffmpeg \(file.lufs)")
+                let fails = level < -23.2
+                #expect(result.status == (fails ? 1 : 0) && checked["passed"] as? Bool == !fails, "\(material) at \(level): \(result.stdout)")
+                let loudness = try #require(rule(checked, "integrated_loudness"))
+                #expect(loudness["min"] as? Double == -23.2 && loudness["max"] as? Double == -22.8)
+                #expect((checked["profile_document"] as? String)?.hasPrefix("EBU R 128 v4.0 (August 2020)") == true)
+                for wider in ["ebu-r128-v3", "ebu-r128-production", "ebu-r128-live"] {
+                    #expect(try signalpath("check", "--profile", wider, file.path).status == 0, "\(wider), \(material) at \(level)")
+                }
+            }
+        }
+    }
+
+    @Test(
+        "the true-peak measurement tolerance of R 128 v4.0 (±0.3 dB): a sine whose true peak is -0.85 dBTP (scipy) passes ebu-r128 and fails ebu-r128-production and an explicit --max-true-peak -1"
+    )
+    func truePeakTolerance() throws {
+        let sox = try #require(which("sox"), "sox is missing: run `make setup`")
+        let sine = scratch.file("sine-085.wav")
+        let made = try run(sox, ["-n", "-r", "48000", "-c", "2", "-e", "floating-point", sine, "synth", "2", "sine", "997", "gain", "-n", "-0.85"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let reference = try run(
+            try #require(which("python3")), [repositoryRoot + "/Tests/Reference/gain_reference.py", sine, "0", scratch.file("sine-copy.wav")], timeout: 120)
+        let peak = try #require((try JSONSerialization.jsonObject(with: reference.stdoutData) as? [String: Double])?["true_peak_dbtp"], "\(reference.stderr)")
+        #expect(abs(peak - -0.85) <= 0.02, "scipy's 16x true peak \(peak)")
+        let qc = try #require(try files(try signalpath("check", "--profile", "ebu-r128", sine, "--format", "json")).first)
+        #expect(rule(qc, "true_peak")?["passed"] as? Bool == true && rule(qc, "true_peak")?["max"] as? Double == -0.7)
+        for strict in [["--profile", "ebu-r128-production"], ["--profile", "ebu-r128", "--max-true-peak", "-1"]] {
+            let checked = try #require(try files(try signalpath(["check", sine, "--format", "json"] + strict)).first)
+            #expect(rule(checked, "true_peak")?["passed"] as? Bool == false && rule(checked, "true_peak")?["max"] as? Double == -1, "\(strict)")
+        }
+        let report = try signalpath("check", "--profile", "ebu-r128", sine)
+        #expect(report.stdout.contains("(-1.0 dBTP + 0.3 dB measurement tolerance)"), "\(report.stdout)")
+    }
+
+    @Test(
+        "podcast judges a mono file at -19 LUFS: mono speech at -19 (ffmpeg) passes, the same speech in stereo at -19 fails the stereo -16, mono at -16.5 fails; every output shows the target used"
+    )
+    func podcastMono() throws {
+        let mono = try material("speech-mono-19"), stereo = try material("speech-stereo-19"), loud = try material("speech-mono-16.5")
+        for file in [mono, stereo] { #expect(abs(file.lufs - -19) <= 0.005, "\(file)") }
+        #expect(abs(loud.lufs - -16.5) <= 0.005, "\(loud)")
+        let result = try signalpath("check", "--profile", "podcast", mono.path, stereo.path, loud.path, "--format", "json")
+        #expect(result.status == 1)
+        let checked = try files(result)
+        #expect(checked.map { $0["passed"] as? Bool } == [true, false, false])
+        #expect(checked.map { $0["target_lufs"] as? Double } == [-19, -16, -19])
+        #expect(checked.map { $0["channels"] as? Int } == [1, 2, 1])
+        #expect(rule(checked[0], "integrated_loudness")?["min"] as? Double == -20 && rule(checked[0], "integrated_loudness")?["max"] as? Double == -18)
+        #expect(abs((checked[0]["gain_db"] as? Double ?? 99) - 0) <= 0.05, "a mono file at -19 needs no gain")
+        let csv = try signalpath("check", "--profile", "podcast", mono.path, stereo.path, "--format", "csv")
+        let rows = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let column = try #require(rows.first?.firstIndex(of: "target_lufs"))
+        #expect(rows.dropFirst().map { $0[column] } == ["-19", "-19", "-16", "-16"], "\(csv.stdout)")
+        let report = try signalpath("check", "--profile", "podcast", mono.path)
+        #expect(report.stdout.contains("-19.0 ± 1.0 LUFS") && report.stdout.contains("(mono target)"), "\(report.stdout)")
+        // An explicit target is every file's target, mono ones too.
+        let overridden = try #require(try files(try signalpath("check", "--profile", "podcast", "--target-lufs", "-16", loud.path, "--format", "json")).first)
+        #expect(overridden["target_lufs"] as? Double == -16 && rule(overridden, "integrated_loudness")?["passed"] as? Bool == true)
+    }
+
+    @Test(
+        "clipping: music clipped by sox (+12 dB into 16-bit) has the clipped samples and clip events numpy counts (runs of 3 or more at full scale, runs under 10 ms apart one event), events lists as many; the advice says gain does not undo it"
+    )
+    func clippingReported() throws {
+        let made = try materialFacts()
+        let clipped = try #require(made["clipped"] as? [String: Any])
+        let path = try #require(clipped["path"] as? String)
+        let samples = try #require(clipped["samples"] as? Int), events = try #require(clipped["events"] as? Int)
+        #expect(samples > 10_000 && events > 10 && (clipped["runs"] as? Int ?? 0) > events, "sox clipped the music in bursts: \(clipped)")
+        let result = try signalpath("check", "--profile", "ebu-r128", path, "--format", "json")
+        let checked = try #require(try files(result).first)
+        #expect(checked["clipped_samples"] as? Int == samples && checked["clip_events"] as? Int == events, "numpy: \(clipped)")
+        // Turned down to the target it would pass the true-peak rule; the clipping stays.
+        #expect(checked["gain_breaks_true_peak"] as? Bool == false && rule(checked, "true_peak")?["passed"] as? Bool == false)
+        let listed = try signalpath("events", path, "--format", "csv")
+        #expect(listed.stdout.split(separator: "\n").filter { $0.split(separator: ",").dropFirst().first == "clipping" }.count == events)
+        let report = try signalpath("check", "--profile", "ebu-r128", path)
+        #expect(report.stdout.contains("gain does not undo clipping"), "\(report.stdout)")
+        #expect(report.stdout.contains("clipping") && report.stdout.contains(" events\n"))
+        let csv = try signalpath("check", "--profile", "ebu-r128", path, "--format", "csv")
+        #expect(csv.stdout.split(separator: "\n").dropFirst().allSatisfy { $0.hasSuffix(",\(samples),\(events)") }, "\(csv.stdout)")
+        // Clean material: no clipping, and no word about it.
+        let clean = try signalpath("check", "--profile", "ebu-r128", try material("music-23.1").path)
+        let cleanLines = clean.stdout.split(separator: "\n").map { $0.split(separator: " ") }
+        #expect(cleanLines.contains(["clipping", "none"]) && !clean.stdout.contains("does not undo"), "\(clean.stdout)")
+    }
+
+    @Test("several files end with \"N of M passed, F failed, K unreadable\" on standard output, the counts in JSON and as NDJSON's last line; one file has no closing line")
+    func closingLine() throws {
+        let pass1 = try material("speech-23.1").path, fail = try material("speech-23.35").path, pass2 = try material("music-23.1").path
+        let names = [pass1, fail, brokenFile, pass2]
+        let report = try signalpath(["check", "--profile", "ebu-r128"] + names)
+        #expect(report.status == 65, "the unreadable file's code wins")
+        #expect(report.stdout.hasSuffix("\n\n2 of 4 passed, 1 failed, 1 unreadable\n"), "\(report.stdout)")
+        #expect(!report.stderr.contains("passed"), "the closing line is part of the report")
+        let document = try json(try signalpath(["check", "--profile", "ebu-r128", "--format", "json"] + names))
+        #expect(document["summary"] as? [String: Int] == ["files": 4, "passed": 2, "failed": 1, "unreadable": 1])
+        let ndjson = try signalpath(["check", "--profile", "ebu-r128", "--format", "ndjson"] + names)
+        let last = try #require(ndjson.stdout.split(separator: "\n").last.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(last?["summary"] as? [String: Int] == ["files": 4, "passed": 2, "failed": 1, "unreadable": 1])
+        let single = try signalpath("check", "--profile", "ebu-r128", fail)
+        #expect(single.status == 1 && !single.stdout.contains(" of 1 passed"))
     }
 
     @Test("refused (exit 64): no rule, a target without a tolerance, an unknown profile")

@@ -126,7 +126,8 @@ struct OptionParsingTests {
     @Test("check's rules: profiles by name, loudness, tolerance, true peak, counts and percentages in range; typed rules once parsed")
     func checkRules() throws {
         #expect(try OptionValue.profile("EBU-R128") == .ebuR128 && OptionValue.profile("atsc-a85") == .atscA85)
-        #expect(refusal(OptionValue.profile, "r128")?.contains("ebu-r128, ebu-r128-live, atsc-a85, podcast or streaming") == true)
+        #expect(
+            refusal(OptionValue.profile, "r128")?.contains("ebu-r128, ebu-r128-production, ebu-r128-live, ebu-r128-v3, atsc-a85, podcast or streaming") == true)
         #expect(try OptionValue.loudnessLevel("-23") == -23 && OptionValue.loudnessLevel("0") == 0)
         for bad in ["-71", "1", "x", ""] { #expect(refusal(OptionValue.loudnessLevel, bad) != nil, "\(bad)") }
         #expect(try OptionValue.loudnessUnits("0.5") == 0.5)
@@ -144,6 +145,10 @@ struct OptionParsingTests {
         #expect(rules.maximumLoudnessRange == 8 && rules.maximumClippedSamples == 0 && rules.maximumDCOffsetPercent == nil)
         #expect(rules.rules == [.integratedLoudness, .truePeak, .loudnessRange, .clippedSamples])
         #expect(check.rules.settings(truePeak: .bs1770).minimumClipRun == 2)
+        // An explicit target is the target of mono files too; an explicit maximum has no tolerance.
+        #expect(rules.monoTarget == nil && rules.target(channels: 1) == -18 && DeliveryRules(profile: .podcast).target(channels: 1) == -19)
+        let peak = try Check.parse(["a.wav", "--profile", "ebu-r128", "--max-true-peak", "-2"]).rules.rules
+        #expect(peak.truePeakLimit == -2 && DeliveryRules(profile: .ebuR128).truePeakLimit == -1 + 0.3)
         for refused in [["a.wav"], ["a.wav", "--tolerance", "1", "--max-dc", "1"], ["a.wav", "--profile", "podcast", "--clip-run", "2"]] {
             #expect(throws: (any Error).self, "\(refused)") { try Check.parse(refused) }
         }

@@ -62,6 +62,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         rules = LevelStatistics.Rules(
             fullScale: Self.fullScale(analyzer.file.format.sampleFormat),
             minimumClipRun: analyzer.settings.minimumClipRun,
+            // Clipping events as `events` groups its runs (EventCombiner's gap, in frames).
+            clipEventGap: Int((EventSettings.clipMergeGap * Double(analyzer.file.format.sampleRate)).rounded()),
             silenceThreshold: Float(pow(10, analyzer.settings.silenceThreshold / 20)),
             finestBitExponent: Self.finestBitExponent(analyzer.file.format.sampleFormat),
             samplesAreFinite: true)  // zeroNonFinite runs first

@@ -6,8 +6,12 @@ public struct DeliveryRules: Sendable, Equatable {
     /// Integrated loudness target (LUFS) and the allowed deviation (± LU).
     public var target: Double?
     public var tolerance: Double?
+    /// The target for files of one channel, where it differs from `target` (the podcast profile's).
+    public var monoTarget: Double?
     /// Maximum true peak, dBTP.
     public var maximumTruePeak: Double?
+    /// The measurement tolerance allowed on the true peak (R 128 v4.0's), dB.
+    public var truePeakTolerance = 0.0
     /// Maximum loudness range (EBU Tech 3342), LU.
     public var maximumLoudnessRange: Double?
     /// Maximum clipped samples over all channels.
@@ -24,8 +28,18 @@ public struct DeliveryRules: Sendable, Equatable {
         self.profile = profile
         target = profile?.target
         tolerance = profile?.tolerance
+        monoTarget = profile?.monoTarget
         maximumTruePeak = profile?.maximumTruePeak
+        truePeakTolerance = profile?.truePeakTolerance ?? 0
     }
+
+    /// The loudness target for a file of `channels` channels.
+    public func target(channels: Int) -> Double? {
+        channels == 1 ? monoTarget ?? target : target
+    }
+
+    /// The true peak a reading may reach and pass: the maximum with its measurement tolerance.
+    public var truePeakLimit: Double? { maximumTruePeak.map { $0 + truePeakTolerance } }
 
     /// The rules in force, in the order every output lists them.
     public var rules: [DeliveryRule] {

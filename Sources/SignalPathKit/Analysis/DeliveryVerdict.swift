@@ -2,8 +2,8 @@
 /// outcome, and the gain that would bring its integrated loudness to the target.
 ///
 /// Values are compared as measured, unrounded (outputs show them to 0.01): a reading of
-/// −23.504 LUFS fails −23 ± 0.5 though a meter showing one decimal reads −23.5. A value that
-/// cannot be measured (the loudness of digital silence) fails its rule.
+/// −23.24 LUFS fails −23 ± 0.2 though a meter showing one decimal (EBU Tech 3341) reads −23.2.
+/// A value that cannot be measured (the loudness of digital silence) fails its rule.
 public struct DeliveryVerdict: Sendable {
     /// One rule's outcome.
     public struct Outcome: Sendable, Equatable {
@@ -26,8 +26,18 @@ public struct DeliveryVerdict: Sendable {
     /// How the true peak was read.
     public var truePeakMode: TruePeakMode
     public var outcomes: [Outcome]
+    /// Channels of the file: a file of one channel takes the rules' mono target.
+    public var channels: Int
+    /// The loudness target applied to this file (nil without a loudness rule).
+    public var target: Double?
     public var integratedLoudness: Double?
     public var truePeak: Double
+    /// Samples in runs of full-scale samples, and the clipping events they make, over all
+    /// channels (analyze's counts: runs less than 10 ms apart are one event, as `events` lists them).
+    public var clippedSamples: Int64
+    public var clipEvents: Int64
+    /// The shortest run of full-scale samples that counts as clipping.
+    public var clipRun: Int
     /// target − integrated loudness, dB; nil without a target or a measurable loudness.
     public var gain: Double?
     /// The true peak after that gain: the meter is linear, so the reading moves by the gain exactly.
@@ -39,6 +49,8 @@ public struct DeliveryVerdict: Sendable {
     public var passed: Bool { outcomes.allSatisfy(\.passed) }
     /// True when applying `gain` would break the true-peak limit.
     public var gainBreaksTruePeak: Bool? { limitingNeeded.map { $0 > 0 } }
+    /// True when the file has clipped: no gain brings the flattened peaks back.
+    public var hasClipping: Bool { clippedSamples > 0 }
 
     /// `events` is the events pass's summary, needed for the longest silence (nil when no rule
     /// asks for it); clipped samples are analyze's count, by the same run rule.
@@ -48,8 +60,13 @@ public struct DeliveryVerdict: Sendable {
         frames = analysis.frames
         sampleRate = analysis.sampleRate
         truePeakMode = analysis.settings.truePeakMode
+        channels = analysis.channels.count
+        target = rules.target(channels: analysis.channels.count)
         integratedLoudness = analysis.loudness.integrated
         truePeak = analysis.truePeak
+        clippedSamples = analysis.channels.reduce(0) { $0 + $1.clippedSamples }
+        clipEvents = analysis.channels.reduce(0) { $0 + $1.clipEvents }
+        clipRun = analysis.settings.minimumClipRun
         var outcomes: [Outcome] = []
         func add(_ rule: DeliveryRule, _ measured: Double?, minimum: Double? = nil, maximum: Double?) {
             let passed = measured.map { value in value >= (minimum ?? -.infinity) && value <= (maximum ?? .infinity) } ?? false
@@ -58,15 +75,14 @@ public struct DeliveryVerdict: Sendable {
         for rule in rules.rules {
             switch rule {
             case .integratedLoudness:
-                let target = rules.target!, tolerance = rules.tolerance ?? 0
+                let target = self.target!, tolerance = rules.tolerance ?? 0
                 add(rule, integratedLoudness, minimum: target - tolerance, maximum: target + tolerance)
             case .truePeak:
-                add(rule, truePeak.isFinite ? truePeak : nil, maximum: rules.maximumTruePeak)
+                add(rule, truePeak.isFinite ? truePeak : nil, maximum: rules.truePeakLimit)
                 // Digital silence has no true peak to exceed a limit.
                 if !truePeak.isFinite, truePeak < 0 { outcomes[outcomes.count - 1].passed = true }
             case .loudnessRange: add(rule, analysis.loudness.range, maximum: rules.maximumLoudnessRange)
-            case .clippedSamples:
-                add(rule, Double(analysis.channels.reduce(0) { $0 + $1.clippedSamples }), maximum: rules.maximumClippedSamples.map(Double.init))
+            case .clippedSamples: add(rule, Double(clippedSamples), maximum: rules.maximumClippedSamples.map(Double.init))
             case .longestSilence: add(rule, events?.longestSilence, maximum: rules.maximumSilence)
             case .dcOffset:
                 let largest = analysis.channels.map { abs($0.dcOffset) * 100 }.max()
@@ -81,12 +97,12 @@ public struct DeliveryVerdict: Sendable {
             }
         }
         self.outcomes = outcomes
-        if let target = rules.target, let integrated = integratedLoudness {
+        if let target = self.target, let integrated = integratedLoudness {
             let gain = target - integrated
             self.gain = gain
             if truePeak.isFinite {
                 truePeakAfterGain = truePeak + gain
-                if let maximum = rules.maximumTruePeak { limitingNeeded = max(0, truePeak + gain - maximum) }
+                if let maximum = rules.truePeakLimit { limitingNeeded = max(0, truePeak + gain - maximum) }
             }
         }
     }

@@ -55,7 +55,7 @@ extension LevelStatistics {
             peak = statistics.peak
             previousNegative = (statistics.lastSample ?? first) < 0
             lowestBit = statistics.lowestBitExponent
-            clip = ClipRuns(minimumRun: rules.minimumClipRun)
+            clip = ClipRuns(minimumRun: rules.minimumClipRun, eventGap: rules.clipEventGap)
             self.rules = rules
         }
 
@@ -89,9 +89,10 @@ extension LevelStatistics {
                 lastAudibleBlock = start
             }
             if largestMagnitude >= rules.fullScale {
-                for index in 0..<Self.blockSize { clipStep(abs(block[index])) }
+                let first = Int64(start) - nonFinite
+                for index in 0..<Self.blockSize { clipStep(abs(block[index]), at: first + Int64(index)) }
             } else {
-                clipStep(0)  // every sample of the block is below full scale: one step says so
+                clipStep(0, at: Int64(start) - nonFinite)  // every sample of the block is below full scale: one step says so
             }
             if lowestBit > rules.finestBitExponent {
                 // Integer PCM of up to 24 bits: the quick path, unless the block holds other values.
@@ -172,8 +173,9 @@ extension LevelStatistics {
             return result == .max ? .max : Int(result)
         }
 
-        /// One sample's step of the full-scale run tracking (`magnitude` 0 for "below full scale").
-        mutating func clipStep(_ magnitude: Float) {
+        /// One sample's step of the full-scale run tracking (`magnitude` 0 for "below full scale");
+        /// `position` counts the pass' finite samples before it, where a run it ends stops.
+        mutating func clipStep(_ magnitude: Float, at position: Int64) {
             if magnitude >= rules.fullScale {
                 run += 1
             } else if !seenBelowFullScale {
@@ -181,7 +183,7 @@ extension LevelStatistics {
                 seenBelowFullScale = true
                 run = 0
             } else if run > 0 {
-                clip.close(run)
+                clip.close(run, endingAt: position)
                 run = 0
             }
         }
@@ -213,7 +215,7 @@ extension LevelStatistics {
                     lastAudible = index
                     lastAudibleBlock = -1
                 }
-                clipStep(magnitude)
+                clipStep(magnitude, at: Int64(index) - nonFinite)
                 let bits = x.bitPattern & 0x7FFF_FFFF
                 if bits != 0 {
                     let exponent = Int(bits >> 23)

@@ -12,6 +12,9 @@ public struct LevelStatistics: Sendable, Equatable {
         public var fullScale: Float
         /// Clipped samples are the samples of runs of at least this many consecutive full-scale samples.
         public var minimumClipRun: Int
+        /// Runs that clip and start less than this many samples after the previous one ended are
+        /// one clipping event, as `events` groups them (0: each run is an event of its own).
+        public var clipEventGap: Int
         /// Samples whose magnitude reaches this are not silence.
         public var silenceThreshold: Float
         /// The exponent of the finest bit the format can hold (−15 for 16-bit PCM, −149 for float):
@@ -24,10 +27,12 @@ public struct LevelStatistics: Sendable, Equatable {
         public var samplesAreFinite: Bool
 
         public init(
-            fullScale: Float, minimumClipRun: Int = 3, silenceThreshold: Float, finestBitExponent: Int = -149, samplesAreFinite: Bool = false
+            fullScale: Float, minimumClipRun: Int = 3, clipEventGap: Int = 0, silenceThreshold: Float, finestBitExponent: Int = -149,
+            samplesAreFinite: Bool = false
         ) {
             self.fullScale = fullScale
             self.minimumClipRun = minimumClipRun
+            self.clipEventGap = clipEventGap
             self.silenceThreshold = silenceThreshold
             self.finestBitExponent = finestBitExponent
             self.samplesAreFinite = samplesAreFinite
@@ -60,8 +65,9 @@ public struct LevelStatistics: Sendable, Equatable {
 
     /// Clipped samples: those in runs of at least `Rules.minimumClipRun` full-scale samples.
     public var clippedSamples: Int64 { clipRuns.clippedSamples }
-    /// The runs of full-scale samples long enough to count: clipping events.
-    public var clipEvents: Int64 { clipRuns.clippedRuns }
+    /// Clipping events: the runs long enough to count, those less than `Rules.clipEventGap`
+    /// samples apart taken as one (as `events` lists them).
+    public var clipEvents: Int64 { clipRuns.clippedEvents }
 
     /// Samples that counted (finite ones).
     public var finiteSamples: Int64 { frames - nonFiniteSamples }
@@ -135,10 +141,14 @@ public struct LevelStatistics: Sendable, Equatable {
 }
 
 /// Runs of full-scale samples over a stretch of samples, kept so that stretches can be joined:
-/// the runs touching either end stay open until the neighbours are known.
+/// the runs touching either end stay open until the neighbours are known. The closed runs that
+/// count are also kept as clipping events (runs less than `eventGap` apart are one), with where
+/// the first starts and the last ends, so that events meeting across a join become one.
 struct ClipRuns: Sendable, Equatable {
     /// Runs shorter than this are not clipping.
     var minimumRun: Int64
+    /// Counted runs that start less than this many samples after the previous one ended belong to its event.
+    var eventGap: Int64
     /// Finite samples covered.
     var count: Int64 = 0
     /// True when every sample is at full scale (then `leading` is `count`).
@@ -149,21 +159,41 @@ struct ClipRuns: Sendable, Equatable {
     /// Samples and runs of the closed runs long enough to count, touching neither end.
     var closedSamples: Int64 = 0
     var closedRuns: Int64 = 0
+    /// The events those runs make, the first run's start and the last run's end (offsets in the
+    /// stretch; 0 while there is no closed run).
+    var closedEvents: Int64 = 0
+    var firstClosedStart: Int64 = 0
+    var lastClosedEnd: Int64 = 0
 
-    init(minimumRun: Int) {
+    init(minimumRun: Int, eventGap: Int = 0) {
         self.minimumRun = Int64(minimumRun)
+        self.eventGap = Int64(eventGap)
     }
 
-    /// Records a run that touches neither end.
-    mutating func close(_ run: Int64) {
+    /// Records a run that touches neither end and stops before the sample at offset `end`.
+    mutating func close(_ run: Int64, endingAt end: Int64) {
         guard run >= minimumRun else { return }
+        appendClosed(start: end - run, end: end, events: 1)
         closedSamples += run
         closedRuns += 1
+    }
+
+    /// Appends closed runs from `start` to `end` that make `events` events among themselves: the
+    /// first of them joins the last event so far when it starts within the gap.
+    private mutating func appendClosed(start: Int64, end: Int64, events: Int64) {
+        if closedEvents == 0 {
+            firstClosedStart = start
+            closedEvents = events
+        } else {
+            closedEvents += start - lastClosedEnd < eventGap ? events - 1 : events
+        }
+        lastClosedEnd = end
     }
 
     /// Appends the stretch that follows this one.
     mutating func merge(_ next: ClipRuns) {
         minimumRun = max(minimumRun, next.minimumRun)
+        eventGap = max(eventGap, next.eventGap)
         guard next.count > 0 else { return }
         guard count > 0 else {
             self = next
@@ -173,15 +203,23 @@ struct ClipRuns: Sendable, Equatable {
         case (true, true):
             leading += next.leading
         case (true, false):
+            let offset = count
             let joined = count + next.leading
             self = next
-            count += joined - next.leading
+            count += offset
             leading = joined
+            if closedRuns > 0 {
+                firstClosedStart += offset
+                lastClosedEnd += offset
+            }
             return
         case (false, true):
             trailing += next.count
         case (false, false):
-            close(trailing + next.leading)
+            close(trailing + next.leading, endingAt: count + next.leading)
+            if next.closedRuns > 0 {
+                appendClosed(start: count + next.firstClosedStart, end: count + next.lastClosedEnd, events: next.closedEvents)
+            }
             closedSamples += next.closedSamples
             closedRuns += next.closedRuns
             trailing = next.trailing
@@ -195,8 +233,14 @@ struct ClipRuns: Sendable, Equatable {
         isUnbroken ? counted(leading) : closedSamples + counted(leading) + counted(trailing)
     }
 
-    var clippedRuns: Int64 {
-        if isUnbroken { return leading >= minimumRun && leading > 0 ? 1 : 0 }
-        return closedRuns + (counted(leading) > 0 ? 1 : 0) + (counted(trailing) > 0 ? 1 : 0)
+    /// The clipping events of the whole stretch, its end runs counted as closed (they touch the
+    /// start or the end of what was read).
+    var clippedEvents: Int64 {
+        if isUnbroken { return counted(leading) > 0 ? 1 : 0 }
+        var whole = ClipRuns(minimumRun: Int(minimumRun), eventGap: Int(eventGap))
+        if counted(leading) > 0 { whole.appendClosed(start: 0, end: leading, events: 1) }
+        if closedRuns > 0 { whole.appendClosed(start: firstClosedStart, end: lastClosedEnd, events: closedEvents) }
+        if counted(trailing) > 0 { whole.appendClosed(start: count - trailing, end: count, events: 1) }
+        return whole.closedEvents
     }
 }

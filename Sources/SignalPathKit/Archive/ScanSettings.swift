@@ -36,7 +36,9 @@ public struct ScanSettings: Sendable {
         if let rules {
             parts.append("check=\(rules.profile?.name ?? "custom")")
             parts.append("target=\(rules.target.map { UnitFormat.shortest($0) } ?? "-")±\(rules.tolerance.map { UnitFormat.shortest($0) } ?? "-")")
-            parts.append("max-true-peak=\(rules.maximumTruePeak.map { UnitFormat.shortest($0) } ?? "-")")
+            if let mono = rules.monoTarget { parts.append("mono-target=\(UnitFormat.shortest(mono))") }
+            let peakTolerance = rules.truePeakTolerance > 0 ? "+" + UnitFormat.shortest(rules.truePeakTolerance) : ""
+            parts.append("max-true-peak=\(rules.maximumTruePeak.map { UnitFormat.shortest($0) } ?? "-")" + peakTolerance)
         }
         if findsEvents { parts.append("events") }
         return parts.joined(separator: ";")

@@ -6,13 +6,14 @@ struct CheckOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Delivery profile: \(OutputFormat.list(DeliveryProfile.all.map(\.name))) (limits and sources: docs/CHECK.md).", valueName: "name"),
+            "Delivery profile: \(OutputFormat.list(DeliveryProfile.all.map(\.name))) (limits and documents: below and docs/CHECK.md).",
+            valueName: "name"),
         completion: .list(DeliveryProfile.all.map(\.name)), transform: OptionValue.profile)
     var profile: DeliveryProfile?
 
     // Levels are negative: `.unconditional` takes `-23` as the value, not as an option.
     @Option(
-        name: .long, parsing: .unconditional, help: ArgumentHelp("Integrated loudness target, LUFS (overrides the profile's).", valueName: "lufs"),
+        name: .long, parsing: .unconditional, help: ArgumentHelp("Integrated loudness target, LUFS (overrides the profile's, its mono target too).", valueName: "lufs"),
         transform: OptionValue.loudnessLevel)
     var targetLufs: Double?
 
@@ -20,7 +21,7 @@ struct CheckOptions: ParsableArguments {
     var tolerance: Double?
 
     @Option(
-        name: .long, parsing: .unconditional, help: ArgumentHelp("Maximum true peak, dBTP (overrides the profile's).", valueName: "dbtp"),
+        name: .long, parsing: .unconditional, help: ArgumentHelp("Maximum true peak, dBTP (overrides the profile's, with no tolerance).", valueName: "dbtp"),
         transform: OptionValue.truePeakLimit)
     var maxTruePeak: Double?
 
@@ -68,9 +69,15 @@ struct CheckOptions: ParsableArguments {
     /// The rules in force: the profile's limits with the explicit ones over them.
     var rules: DeliveryRules {
         var rules = DeliveryRules(profile: profile)
-        if let targetLufs { rules.target = targetLufs }
+        if let targetLufs {
+            rules.target = targetLufs
+            rules.monoTarget = nil
+        }
         if let tolerance { rules.tolerance = tolerance }
-        if let maxTruePeak { rules.maximumTruePeak = maxTruePeak }
+        if let maxTruePeak {
+            rules.maximumTruePeak = maxTruePeak
+            rules.truePeakTolerance = 0
+        }
         rules.maximumLoudnessRange = maxLra
         rules.maximumClippedSamples = maxClipped
         rules.maximumSilence = maxSilence

@@ -133,7 +133,6 @@ enum OptionValue {
 
     }
 
-    /// A delivery profile by name: `ebu-r128`, `ebu-r128-live`, `atsc-a85`, `podcast`, `streaming`.
     /// A shard: `K/N`, 1 ≤ K ≤ N ≤ 100000 (`$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT`).
     static func shard(_ text: String) throws -> ShardSelector {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
@@ -143,6 +142,7 @@ enum OptionValue {
         return shard
     }
 
+    /// A delivery profile by name (`DeliveryProfile.all`: `ebu-r128`, `ebu-r128-v3`, `podcast`, …).
     static func profile(_ text: String) throws -> DeliveryProfile {
         guard let profile = DeliveryProfile.named(text) else { throw ValidationError("use \(OutputFormat.list(DeliveryProfile.all.map(\.name)))") }
         return profile

@@ -60,18 +60,19 @@ struct LevelTests {
         #expect(abs(try await analyse(path, settings: settings).channels[0].rms) < 0.001)
     }
 
-    @Test("clipped samples are the samples of runs of at least 3 at full scale, counted across chunk boundaries")
+    @Test("clipped samples are the samples of runs of at least 3 at full scale, counted across chunk boundaries; runs under 10 ms apart are one event")
     func clipping() async throws {
         let builder = PCMFileBuilder(container: .wav, encoding: .signed16, channels: 1, sampleRate: 48_000)
         var samples = sine(100, dbfs: -20, seconds: 12)
         let full = 32767.0 / 32768
-        // Runs of 1, 2 (not clipping), 3, 7 and one of 10 across the chunk boundary at 524 288.
-        for (start, length) in [(1000, 1), (2000, 2), (3000, 3), (40_000, 7), (524_283, 10)] {
+        // Runs of 1, 2 (not clipping), 3, 7 and one of 10 across the chunk boundary at 524 288,
+        // with one of 4 starting 200 samples (4.2 ms) after it: the same clipping event.
+        for (start, length) in [(1000, 1), (2000, 2), (3000, 3), (40_000, 7), (524_283, 10), (524_493, 4)] {
             for index in start..<start + length { samples[index] = index % 2 == 0 ? full : -1 }
         }
         let path = scratch.write("clips.wav", builder.file(samples: samples))
         let result = try await analyse(path).channels[0]
-        #expect(result.clippedSamples == 20)
+        #expect(result.clippedSamples == 24)
         #expect(result.clipEvents == 3)
     }
 
@@ -105,17 +106,21 @@ struct LevelTests {
         arguments: [1, 2, 3])
     func mergeModel(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
-        let rules = LevelStatistics.Rules(fullScale: 1, minimumClipRun: 3, silenceThreshold: 0.01)
+        let rules = LevelStatistics.Rules(fullScale: 1, minimumClipRun: 3, clipEventGap: 40, silenceThreshold: 0.01)
         for round in 0..<60 {
             let count = Int.random(in: 1..<3000, using: &generator)
             // Stretches of one kind, so that whole blocks (`Pass.blockSize`, 128 samples) of quiet,
             // loud, clipped and silent audio occur, and now and then a NaN.
             var samples: [Float] = []
             while samples.count < count {
-                let kind = Int.random(in: 0..<6, using: &generator)
+                let kind = Int.random(in: 0..<7, using: &generator)
                 for _ in 0..<min(count - samples.count, Int.random(in: 1..<400, using: &generator)) {
                     switch kind {
                     case 0: samples.append(Bool.random(using: &generator) ? 1 : -1)
+                    // Clipping in bursts: runs of 1 to 5 full-scale samples, 1 to 60 samples apart,
+                    // so that runs fall on both sides of the 40-sample event gap.
+                    case 6 where Int.random(in: 0..<12, using: &generator) < 3: samples.append(1)
+                    case 6: samples.append(Int.random(in: 0..<20, using: &generator) == 0 ? 1 : 0.5)
                     case 1: samples.append(0)
                     case 2: samples.append(Float.random(in: -0.005..<0.005, using: &generator))
                     case 3: samples.append(Float(Int.random(in: -32768..<32768, using: &generator)) / 32768)
@@ -135,12 +140,18 @@ struct LevelTests {
             }
             // The model: each field computed directly over the finite samples.
             let finite = samples.enumerated().filter { $0.element.isFinite }
-            var clipped: Int64 = 0, run: Int64 = 0
-            for (_, sample) in finite + [(0, 0)] {
+            // Clipping over the finite samples: runs of 3 or more, a run starting less than 40
+            // samples after the previous one ended joining its event.
+            var clipped: Int64 = 0, run: Int64 = 0, events: Int64 = 0, lastEnd: Int?
+            for (position, sample) in (finite.map(\.element) + [0]).enumerated() {
                 if abs(sample) >= 1 {
                     run += 1
                 } else {
-                    if run >= 3 { clipped += run }
+                    if run >= 3 {
+                        clipped += run
+                        if lastEnd.map({ position - Int(run) - $0 >= 40 }) ?? true { events += 1 }
+                        lastEnd = position
+                    }
                     run = 0
                 }
             }
@@ -154,6 +165,7 @@ struct LevelTests {
                     return max(exponent, 1) - 150 + ((bits & 0x7F_FFFF) | (exponent != 0 ? 0x80_0000 : 0)).trailingZeroBitCount
                 }.min() ?? .max
             #expect(merged.clippedSamples == clipped)
+            #expect(merged.clipEvents == events, "round \(round)")
             #expect(merged.zeroCrossings == Int64(crossings))
             #expect(merged.peak == peak && merged.peakFrame == (peak > 0 ? Int64(finite.first { abs($0.element) == peak }!.offset) : nil))
             #expect(merged.firstAudibleFrame == audible.first.map(Int64.init) && merged.lastAudibleFrame == audible.last.map(Int64.init))
