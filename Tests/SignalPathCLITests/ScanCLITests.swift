@@ -556,7 +556,7 @@ struct ScanCLITests {
         // First after the walk's line about the link loop.
         let said = second.stderr.split(separator: "\n").filter { !$0.hasPrefix("signalpath: \(tree.loop): ") }
         #expect(said.first?.hasPrefix(notice) == true, "said first: \(second.stderr)")
-        #expect(second.stderr.contains(", events): their verdicts and events stay; new and changed files get this scan's\n"), "\(second.stderr)")
+        #expect(second.stderr.contains(", events/2): their verdicts and events stay; new and changed files get this scan's\n"), "\(second.stderr)")
         let after = try rows(database).rows
         for (path, row) in stored { #expect(NSDictionary(dictionary: row).isEqual(to: after[path] ?? [:]), "\(path): not rewritten") }
 

@@ -18,7 +18,7 @@ extension ScanSettings {
         let row = KeyParts(stored), scan = KeyParts(current)
         guard row.analysis == scan.analysis else { return .differs }
         if !scan.check.isEmpty && row.check != scan.check { return .differs }
-        if scan.events && !row.events { return .differs }
+        if scan.events != nil && row.events != scan.events { return .differs }
         return .covers
     }
 
@@ -28,17 +28,18 @@ extension ScanSettings {
         return (row.filter { !scan.contains($0) }, scan.filter { !row.contains($0) })
     }
 
-    /// A key cut into what the analysis pass does, the check's rules and the events flag.
+    /// A key cut into what the analysis pass does, the check's rules and the events part (with
+    /// the rules' version: events of other rules do not stand for this scan's).
     private struct KeyParts {
         var analysis: [String] = []
         var check: [String] = []
-        var events = false
+        var events: String?
 
         init(_ key: String) {
             for part in key.split(separator: ";").map(String.init) {
-                if part == "events" {
-                    events = true
-                } else if ["check=", "target=", "max-true-peak="].contains(where: { part.hasPrefix($0) }) {
+                if part == "events" || part.hasPrefix("events/") {
+                    events = part
+                } else if ["check=", "target=", "mono-target=", "max-true-peak="].contains(where: { part.hasPrefix($0) }) {
                     check.append(part)
                 } else {
                     analysis.append(part)

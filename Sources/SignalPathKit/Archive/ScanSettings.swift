@@ -24,11 +24,14 @@ public struct ScanSettings: Sendable {
 
     /// Every setting that changes a stored result, as text: a row is reused only under the same
     /// key, and `merge` refuses databases whose keys differ. The tool's version is not part of it
-    /// (it is its own column): a new release does not make an archive be read again.
+    /// (it is its own column): a new release does not make an archive be read again. The versions
+    /// in it move when a release changes what a stored result means: `analyze/2` (clip events
+    /// grouped as `events` groups them, tones above the spectrum's floor), `events/2` (gaps of
+    /// every length). Rows of an older version are kept and said, and `--rescan` renews them.
     public var key: String {
         let analysis = self.analysis
         var parts = [
-            "analyze/1", "rms=\(analysis.rmsReference.rawValue)", "silence=\(UnitFormat.shortest(analysis.silenceThreshold))",
+            "analyze/2", "rms=\(analysis.rmsReference.rawValue)", "silence=\(UnitFormat.shortest(analysis.silenceThreshold))",
             "clip-run=\(analysis.minimumClipRun)", "tones=\(analysis.toneCount)", "harmonics=\(analysis.highestHarmonic)",
             "fft=\(analysis.spectrum.fftSize)", "window=\(analysis.spectrum.window.name)", "a4=\(UnitFormat.shortest(analysis.a4))",
             "true-peak=\(analysis.truePeakMode.rawValue)",
@@ -40,7 +43,7 @@ public struct ScanSettings: Sendable {
             let peakTolerance = rules.truePeakTolerance > 0 ? "+" + UnitFormat.shortest(rules.truePeakTolerance) : ""
             parts.append("max-true-peak=\(rules.maximumTruePeak.map { UnitFormat.shortest($0) } ?? "-")" + peakTolerance)
         }
-        if findsEvents { parts.append("events") }
+        if findsEvents { parts.append("events/2") }
         return parts.joined(separator: ";")
     }
 }

@@ -201,7 +201,7 @@ struct Scan: AsyncParsableCommand, DataCommand {
     /// What the parts of a settings key a scan does not ask for keep in a row: "verdicts", "events".
     private static func extras(_ parts: [String]) -> String {
         let verdicts = parts.contains { $0.hasPrefix("check=") || $0.hasPrefix("target=") || $0.hasPrefix("max-true-peak=") }
-        return [verdicts ? "verdicts" : nil, parts.contains("events") ? "events" : nil].compactMap { $0 }.joined(separator: " and ")
+        return [verdicts ? "verdicts" : nil, parts.contains { $0 == "events" || $0.hasPrefix("events/") } ? "events" : nil].compactMap { $0 }.joined(separator: " and ")
     }
 
     /// A notice's line on standard error.

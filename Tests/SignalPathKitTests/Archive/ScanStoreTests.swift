@@ -168,6 +168,12 @@ struct ScanStoreTests {
         #expect(ScanSettings.relation(ofStored: full, to: key(profile: .streaming)) == .differs, "another profile's verdict")
         #expect(ScanSettings.relation(ofStored: full, to: key(fft: 4096)) == .differs, "another analysis")
         #expect(ScanSettings.relation(ofStored: key(), to: key(fft: 4096)) == .differs)
+        // Rows of older rules: the podcast profile's mono target is part of its verdict, events of
+        // the rules before events/2 do not stand for this scan's, nor an older analysis.
+        let podcast = key(profile: .podcast)
+        #expect(podcast.contains("mono-target=-19") && ScanSettings.relation(ofStored: podcast, to: key()) == .covers)
+        #expect(ScanSettings.relation(ofStored: full.replacingOccurrences(of: "events/2", with: "events"), to: key(events: true)) == .differs)
+        #expect(ScanSettings.relation(ofStored: key().replacingOccurrences(of: "analyze/2", with: "analyze/1"), to: key()) == .differs)
         let (rowsOnly, scanOnly) = ScanSettings.differences(stored: key(profile: .ebuR128), current: key(fft: 4096))
         #expect(rowsOnly.first == "fft=8192" && rowsOnly.dropFirst().allSatisfy { ["check=", "target=", "max-true-peak="].contains(where: $0.hasPrefix) })
         #expect(rowsOnly.count == 4 && scanOnly == ["fft=4096"])
