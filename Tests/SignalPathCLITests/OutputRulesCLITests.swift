@@ -117,19 +117,69 @@ struct OutputRulesCLITests {
         #expect(top.contains("73 an output file cannot be created") && top.contains("What a pipe gets"))
     }
 
-    @Test("an output file that cannot be created exits 73 with one line, in every command that writes one")
+    @Test(
+        "--output creates the directories it names (0777 less the umask, as mkdir -p); one that cannot be created exits 73 with one line, in every command that writes one"
+    )
     func cannotCreate() throws {
         let input = sample("sine-1k-48k-s16-mono.wav")
+        // Through a plain file: no directory can be made there (the tests may run as root, whom
+        // permissions do not stop).
+        let plain = scratch.write("plain", [])
         for (command, name) in [("info", "x.json"), ("analyze", "x.csv"), ("spectrum", "x.svg"), ("spectrogram", "x.png"), ("loudness", "x.pdf")] {
-            let target = "/nonexistent-\(UUID().uuidString.prefix(8))/\(name)"
+            let target = "\(plain)/\(command)/\(name)"
             let result = try signalpath(command, input, "--output", target)
             #expect(result.status == 73, "\(command): \(result.status) \(result.stderr)")
-            #expect(result.stderr == "signalpath: \(target): cannot create: No such file or directory\n")
+            #expect(result.stderr == "signalpath: \(target): cannot create: Not a directory\n")
+
+            let nested = scratch.file("made/\(command)/deeper/\(name)")
+            // The umask of the shell that runs it decides the directories' mode, as for mkdir -p.
+            let made = try run("/bin/sh", ["-c", "umask 002; exec \"$0\" \"$@\"", signalpath, command, input, "--output", nested])
+            #expect(made.status == 0 && FileManager.default.fileExists(atPath: nested), "\(command): \(made.stderr)")
+            for directory in ["made/\(command)", "made/\(command)/deeper"] {
+                let mode = try FileManager.default.attributesOfItem(atPath: scratch.file(directory))[.posixPermissions] as? Int
+                #expect(mode == 0o775, "\(directory): \(String(mode ?? 0, radix: 8))")
+            }
         }
         let target = "/nonexistent-\(UUID().uuidString.prefix(8))/take.wav"
         let record = try signalpath(["record", target, "--input", "-", "--raw", "s16le"], input: Data(count: 4000))
         #expect(record.status == 73, "\(record.stderr)")
         #expect(record.stderr == "signalpath: \(target): cannot create: No such file or directory\n")
+    }
+
+    @Test(
+        "SIGINT, SIGTERM or SIGHUP while an --output file is written (PNG, SVG, PDF, CSV): its temporary file goes, no output appears, and the process ends by that signal",
+        arguments: [SIGINT, SIGTERM, SIGHUP])
+    func signalWhileWriting(signal: Int32) throws {
+        let input = scratch.file("noise-\(signal).wav")
+        // Four minutes of noise: seconds of work for the debug build, so the signal finds the file being written.
+        let made = try run(try #require(which("sox")), ["-n", "-r", "48000", "-c", "1", "-b", "16", input, "synth", "240", "pinknoise", "vol", "0.3"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let folder = ScratchDirectory("signal-\(signal)")
+        for (command, name) in [("spectrogram", "out.png"), ("spectrogram", "out.svg"), ("waveform", "out.pdf"), ("spectrogram", "out.csv")] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: signalpath)
+            process.arguments = [command, input, "--output", folder.file(name)]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // The signal comes once the temporary file is there, and for CSV once rows are in it.
+            var seen: String?
+            let deadline = Date().addingTimeInterval(30 * timeoutScale)
+            while seen == nil && process.isRunning && Date() < deadline {
+                let temporary = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasPrefix(".signalpath-") }
+                if let temporary, !name.hasSuffix(".csv") || (try? FileManager.default.attributesOfItem(atPath: folder.file(temporary))[.size] as? Int) ?? 0 > 0 {
+                    seen = temporary
+                } else {
+                    usleep(2000)
+                }
+            }
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            #expect(seen != nil, "\(name): the temporary file was there before the signal")
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal, "\(name): \(process.terminationStatus)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(left.isEmpty, "\(name): \(left) left behind")
+        }
     }
 
     @Test("piped, info and analyze write the report a terminal shows, without colour; spectrum and spectrogram write CSV")

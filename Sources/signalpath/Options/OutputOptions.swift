@@ -119,7 +119,7 @@ struct OutputOptions<Command: DataCommand>: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Write to FILE instead of standard output, whole or not at all; its extension picks the format: \(OutputFormat.list(Command.extensions))."
+            "Write to FILE instead of standard output, whole or not at all (missing directories are created); its extension picks the format: \(OutputFormat.list(Command.extensions))."
                 + (Command.writesFilePerInput
                     ? " A pattern with {stem}, {name} or {dir} writes a file per input ('pictures/{stem}.png'), each as if it were the only one."
                     : ""),
