@@ -91,7 +91,7 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         let frames = try range.frames(in: file)
         let format = writer.format
         var series = LoudnessSeries(sampleRate: file.format.sampleRate, startFrame: frames.lowerBound, step: interval ?? 1)
-        let progress = ProgressLine(label: "loudness \(path)")
+        let progress = ProgressLine(label: "loudness \(path)", enabled: StandardError.isTerminal && output.pattern == nil)
         defer { progress.finish() }
         var settings = AnalysisSettings()
         settings.truePeakMode = truePeak.mode

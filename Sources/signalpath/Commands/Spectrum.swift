@@ -107,6 +107,9 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
         let file = try await AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
         let analyzer = try SpectrumAnalyzer(file: file, frames: frames, channels: show.channels, parameters: engine.parameters(for: file))
-        return SpectrumReport(spectrum: try await analyzer.run(workers: workers), presentation: presentation)
+        // In a batch with a pattern, the batch's line shows progress.
+        let progress = ProgressLine(label: "spectrum \(path)", enabled: StandardError.isTerminal && output.pattern == nil)
+        defer { progress.finish() }
+        return SpectrumReport(spectrum: try await analyzer.run(workers: workers) { progress.update($0) }, presentation: presentation)
     }
 }
