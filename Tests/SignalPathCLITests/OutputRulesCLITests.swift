@@ -182,6 +182,54 @@ struct OutputRulesCLITests {
         }
     }
 
+    @Test(
+        "piped without --format or --output, an option that only shapes the picture is refused saying that standard output is not a terminal, so the command writes CSV, and how to keep the picture, which then works; at a terminal, an option only for data likewise"
+    )
+    func pictureOptionsInAPipe() throws {
+        let input = sample("stereo-440L-880R-44k1-s16.wav")
+        let plotting = ["--width 100", "--height 20", "--color always", "--size 800x400", "--theme dark", "--dpi 192"]
+        // Every option of the four commands with a picture view that shapes only the picture
+        // (waveform's --floor needs --scale dbfs, itself one of them).
+        let options = [
+            "spectrum": plotting + ["--floor -90", "--ceiling -10", "--linear", "--style bars", "--a4 432"],
+            "spectrogram": plotting + ["--floor -90", "--ceiling -10", "--linear", "--colormap magma", "--average max"],
+            "loudness": plotting + ["--floor -60", "--ceiling -10", "--target -16"],
+            "waveform": plotting + ["--scale dbfs"],
+        ]
+        for (command, list) in options {
+            for option in list {
+                let arguments = [command, input] + option.split(separator: " ").map(String.init)
+                let piped = try signalpath(arguments)
+                let name = String(option.prefix { $0 != " " })
+                #expect(piped.status == 64, "\(command) \(option): \(piped.status)")
+                #expect(
+                    piped.stderr.contains("\(name) ") && piped.stderr.contains("standard output is not a terminal, so \(command) writes CSV: add "),
+                    "\(command) \(option): \(piped.stderr)")
+                // The way the message names keeps the picture.
+                let kept: ProcessResult
+                if piped.stderr.contains("add --format plot") {
+                    kept = try signalpath(arguments + ["--format", "plot"])
+                } else {
+                    #expect(piped.stderr.contains("add --output FILE.png"), "\(command) \(option): \(piped.stderr)")
+                    kept = try signalpath(arguments + ["--output", scratch.file("\(command)-\(name.dropFirst(2)).png")])
+                }
+                #expect(kept.status == 0, "\(command) \(option) as the message says: \(kept.stderr)")
+            }
+        }
+        // Asked for by name, data is what the call says: the refusal needs no word about pipes.
+        let named = try signalpath("loudness", input, "--format", "csv", "--target", "-16")
+        #expect(named.status == 64 && named.stderr.contains("--target is drawn on the chart") && !named.stderr.contains("standard output"), "\(named.stderr)")
+
+        // At a terminal, options only for data: the same rule the other way round.
+        for (command, option) in [("spectrogram", "--long"), ("spectrogram", "--channel all"), ("waveform", "--columns 30")] {
+            let shown = try inTerminal("\(signalpath) \(command) \(input) \(option)")
+            #expect(
+                shown.stdout.contains("standard output is a terminal, so \(command) draws the picture: add --format csv (or pipe the output) for the data"),
+                "\(command) \(option): \(shown.stdout)")
+            #expect(try signalpath([command, input] + option.split(separator: " ").map(String.init)).status == 0, "\(command) \(option) piped")
+        }
+    }
+
     @Test("piped, info and analyze write the report a terminal shows, without colour; spectrum and spectrogram write CSV")
     func whatAPipeGets() throws {
         let input = sample("stereo-440L-880R-44k1-s16.wav")

@@ -71,16 +71,22 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     /// Options that would change nothing in the chosen format are refused.
     func validate() throws {
         let format = output.resolvedFormat
-        try plotting.refuseInapplicable(format: format)
+        try plotting.refuseInapplicable(output)
         try output.check(inputs: input.files)
         if let minFreq, let maxFreq, minFreq >= maxFreq { throw ValidationError("--min-freq must be below --max-freq.") }
         if format.isPicture {
-            if long { throw ValidationError("--long applies to CSV and TSV, not to \(format.rawValue).") }
-            if channel == .all { throw ValidationError("A spectrogram plot shows one channel or the mix; --channel all is for data.") }
+            if long { throw output.dataOnly("--long", "applies to CSV and TSV", else: "--long applies to CSV and TSV, not to \(format.rawValue).") }
+            if channel == .all {
+                throw output.dataOnly("--channel all", "is for data", else: "A spectrogram plot shows one channel or the mix; --channel all is for data.")
+            }
         } else {
-            if colormap != nil { throw ValidationError("--colormap applies to a picture (--format plot, svg, png or pdf), not to \(format.rawValue).") }
+            if colormap != nil {
+                throw output.pictureOnly("--colormap", "applies to a picture", else: "--colormap applies to a picture (--format plot, svg, png or pdf), not to \(format.rawValue).")
+            }
             if engine.average != nil {
-                throw ValidationError("--average combines the segments in each column of a plot; data has a row per segment, which nothing averages.")
+                throw output.pictureOnly(
+                    "--average", "combines the segments in each column of a plot",
+                    else: "--average combines the segments in each column of a plot; data has a row per segment, which nothing averages.")
             }
             if long && format != .csv && format != .tsv { throw ValidationError("--long applies to CSV and TSV, not to \(format.rawValue).") }
         }
