@@ -25,13 +25,13 @@ public enum StopSignals {
     /// The handler writes a byte here for each signal that asks to stop, so `onRequest` can hear
     /// it on a dispatch queue (a pipe: `write` is async-signal-safe).
     private static let notifications: (read: Int32, write: Int32) = {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return (-1, -1) }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        var descriptors: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0 else { return (-1, -1) }
+        for descriptor in descriptors {
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(descriptor, F_SETFL, O_NONBLOCK)
         }
-        return (ends[0], ends[1])
+        return (descriptors[0], descriptors[1])
     }()
 
     /// Signals become requests to stop (`stopRequested`); with `secondSignalEnds`, a second
@@ -69,8 +69,11 @@ public enum StopSignals {
         let earlier = lastSignal.exchange(number, ordering: .relaxed)
         let response = response.load(ordering: .relaxed)
         if response == requestsStop || (response == requestsStopThenEnds && earlier == 0) {
+            // The interrupted code may be about to read errno.
+            let interrupted = errno
             var byte = UInt8(truncatingIfNeeded: number)
             _ = write(notifications.write, &byte, 1)
+            errno = interrupted
             return
         }
         TemporaryFiles.removeAll()
