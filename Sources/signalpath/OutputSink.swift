@@ -7,17 +7,23 @@ import SignalPathKit
 /// the commands go on without checking each write, and the file is never put in place.
 final class OutputSink {
     private let file: AtomicFile?
+    /// Standard output is the terminal a progress line may be on: it is erased before a result.
+    private let sharesTerminal: Bool
     private var wroteAnything = false
     private var failure: SignalPathError?
 
     /// Standard output when `path` is nil.
     init(path: String?, overwrite: Bool) throws(SignalPathError) {
         file = try path.map { path throws(SignalPathError) in try AtomicFile(path: path, overwrite: overwrite) }
+        sharesTerminal = path == nil && StandardOutput.isTerminal
     }
 
     func write(_ text: String) {
         wroteAnything = wroteAnything || !text.isEmpty
-        guard let file else { return print(text, terminator: "") }
+        guard let file else {
+            if sharesTerminal { StandardError.eraseProgress() }
+            return print(text, terminator: "")
+        }
         guard failure == nil else { return }
         do throws(SignalPathError) {
             try file.write(text)
@@ -30,6 +36,7 @@ final class OutputSink {
     func write(bytes: [UInt8]) {
         wroteAnything = wroteAnything || !bytes.isEmpty
         guard let file else {
+            if sharesTerminal { StandardError.eraseProgress() }
             StandardOutput.write(bytes: bytes)
             return
         }

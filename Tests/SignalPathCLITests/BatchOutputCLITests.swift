@@ -119,15 +119,21 @@ struct BatchOutputCLITests {
         #expect(outputs[0] == outputs[1] && outputs[0].allSatisfy { $0.hasPrefix("column,") })
     }
 
-    @Test("a folder that does not exist fails its inputs (exit 73); the others are written")
+    @Test("a pattern creates the folders it names (the README's 'pictures/{stem}.png'); one that cannot be made fails its inputs (exit 73); the others are written")
     func missingFolder() throws {
         let files = try inputs()
         // a/x.wav → x.wav/x.csv and a/y.wav → y.wav/y.csv: neither folder exists.
-        let result = try signalpath(["waveform", files[0], files[2], "--output", scratch.file("{name}/{stem}.csv")])
-        #expect(result.status == 73 && result.stderr.split(separator: "\n").count == 2, "\(result.stderr)")
-        try FileManager.default.createDirectory(atPath: scratch.file("y"), withIntermediateDirectories: true)
+        let result = try signalpath(["waveform", files[0], files[2], "--output", scratch.file("{name}/{stem}.csv"), "--columns", "3"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let alone = try signalpath(["waveform", files[0], "--format", "csv", "--columns", "3"]).stdoutData
+        #expect(contents(scratch.file("x.wav/x.csv")) == alone && contents(scratch.file("y.wav/y.csv")) != nil)
+        let pictures = try signalpath(["spectrogram", files[0], files[2], "--output", scratch.file("pictures/{stem}.png"), "--range", "0..0.5"])
+        #expect(pictures.status == 0 && contents(scratch.file("pictures/x.png"))?.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]), "\(pictures.stderr)")
+        #expect(contents(scratch.file("pictures/y.png")) != nil)
+        // x is a plain file, so x/w.csv cannot be made; y/w.csv can.
+        scratch.write("x", [])
         let mixed = try signalpath(["waveform", files[0], files[2], "--output", scratch.file("{stem}/w.csv")])
-        #expect(mixed.status == 73 && mixed.stderr.contains("x/w.csv: cannot create"), "\(mixed.stderr)")
+        #expect(mixed.status == 73 && mixed.stderr == "signalpath: \(scratch.file("x/w.csv")): cannot create: Not a directory\n", "\(mixed.stderr)")
         #expect(contents(scratch.file("y/w.csv")) != nil)
     }
 }

@@ -117,19 +117,117 @@ struct OutputRulesCLITests {
         #expect(top.contains("73 an output file cannot be created") && top.contains("What a pipe gets"))
     }
 
-    @Test("an output file that cannot be created exits 73 with one line, in every command that writes one")
+    @Test(
+        "--output creates the directories it names (0777 less the umask, as mkdir -p); one that cannot be created exits 73 with one line, in every command that writes one"
+    )
     func cannotCreate() throws {
         let input = sample("sine-1k-48k-s16-mono.wav")
+        // Through a plain file: no directory can be made there (the tests may run as root, whom
+        // permissions do not stop).
+        let plain = scratch.write("plain", [])
         for (command, name) in [("info", "x.json"), ("analyze", "x.csv"), ("spectrum", "x.svg"), ("spectrogram", "x.png"), ("loudness", "x.pdf")] {
-            let target = "/nonexistent-\(UUID().uuidString.prefix(8))/\(name)"
+            let target = "\(plain)/\(command)/\(name)"
             let result = try signalpath(command, input, "--output", target)
             #expect(result.status == 73, "\(command): \(result.status) \(result.stderr)")
-            #expect(result.stderr == "signalpath: \(target): cannot create: No such file or directory\n")
+            #expect(result.stderr == "signalpath: \(target): cannot create: Not a directory\n")
+
+            let nested = scratch.file("made/\(command)/deeper/\(name)")
+            // The umask of the shell that runs it decides the directories' mode, as for mkdir -p.
+            let made = try run("/bin/sh", ["-c", "umask 002; exec \"$0\" \"$@\"", signalpath, command, input, "--output", nested])
+            #expect(made.status == 0 && FileManager.default.fileExists(atPath: nested), "\(command): \(made.stderr)")
+            for directory in ["made/\(command)", "made/\(command)/deeper"] {
+                let mode = try FileManager.default.attributesOfItem(atPath: scratch.file(directory))[.posixPermissions] as? Int
+                #expect(mode == 0o775, "\(directory): \(String(mode ?? 0, radix: 8))")
+            }
         }
         let target = "/nonexistent-\(UUID().uuidString.prefix(8))/take.wav"
         let record = try signalpath(["record", target, "--input", "-", "--raw", "s16le"], input: Data(count: 4000))
         #expect(record.status == 73, "\(record.stderr)")
         #expect(record.stderr == "signalpath: \(target): cannot create: No such file or directory\n")
+    }
+
+    @Test(
+        "SIGINT, SIGTERM or SIGHUP while an --output file is written (PNG, SVG, PDF, CSV): its temporary file goes, no output appears, and the process ends by that signal",
+        arguments: [SIGINT, SIGTERM, SIGHUP])
+    func signalWhileWriting(signal: Int32) throws {
+        let input = scratch.file("noise-\(signal).wav")
+        // Four minutes of noise: seconds of work for the debug build, so the signal finds the file being written.
+        let made = try run(try #require(which("sox")), ["-n", "-r", "48000", "-c", "1", "-b", "16", input, "synth", "240", "pinknoise", "vol", "0.3"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let folder = ScratchDirectory("signal-\(signal)")
+        for (command, name) in [("spectrogram", "out.png"), ("spectrogram", "out.svg"), ("waveform", "out.pdf"), ("spectrogram", "out.csv")] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: signalpath)
+            process.arguments = [command, input, "--output", folder.file(name)]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // The signal comes once the temporary file is there, and for CSV once rows are in it.
+            var seen: String?
+            let deadline = Date().addingTimeInterval(30 * timeoutScale)
+            while seen == nil && process.isRunning && Date() < deadline {
+                let temporary = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasPrefix(".signalpath-") }
+                if let temporary, !name.hasSuffix(".csv") || (try? FileManager.default.attributesOfItem(atPath: folder.file(temporary))[.size] as? Int) ?? 0 > 0 {
+                    seen = temporary
+                } else {
+                    usleep(2000)
+                }
+            }
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            #expect(seen != nil, "\(name): the temporary file was there before the signal")
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal, "\(name): \(process.terminationStatus)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(left.isEmpty, "\(name): \(left) left behind")
+        }
+    }
+
+    @Test(
+        "piped without --format or --output, an option that only shapes the picture is refused saying that standard output is not a terminal, so the command writes CSV, and how to keep the picture, which then works; at a terminal, an option only for data likewise"
+    )
+    func pictureOptionsInAPipe() throws {
+        let input = sample("stereo-440L-880R-44k1-s16.wav")
+        let plotting = ["--width 100", "--height 20", "--color always", "--size 800x400", "--theme dark", "--dpi 192"]
+        // Every option of the four commands with a picture view that shapes only the picture
+        // (waveform's --floor needs --scale dbfs, itself one of them).
+        let options = [
+            "spectrum": plotting + ["--floor -90", "--ceiling -10", "--linear", "--style bars", "--a4 432"],
+            "spectrogram": plotting + ["--floor -90", "--ceiling -10", "--linear", "--colormap magma", "--average max"],
+            "loudness": plotting + ["--floor -60", "--ceiling -10", "--target -16"],
+            "waveform": plotting + ["--scale dbfs"],
+        ]
+        for (command, list) in options {
+            for option in list {
+                let arguments = [command, input] + option.split(separator: " ").map(String.init)
+                let piped = try signalpath(arguments)
+                let name = String(option.prefix { $0 != " " })
+                #expect(piped.status == 64, "\(command) \(option): \(piped.status)")
+                #expect(
+                    piped.stderr.contains("\(name) ") && piped.stderr.contains("standard output is not a terminal, so \(command) writes CSV: add "),
+                    "\(command) \(option): \(piped.stderr)")
+                // The way the message names keeps the picture.
+                let kept: ProcessResult
+                if piped.stderr.contains("add --format plot") {
+                    kept = try signalpath(arguments + ["--format", "plot"])
+                } else {
+                    #expect(piped.stderr.contains("add --output FILE.png"), "\(command) \(option): \(piped.stderr)")
+                    kept = try signalpath(arguments + ["--output", scratch.file("\(command)-\(name.dropFirst(2)).png")])
+                }
+                #expect(kept.status == 0, "\(command) \(option) as the message says: \(kept.stderr)")
+            }
+        }
+        // Asked for by name, data is what the call says: the refusal needs no word about pipes.
+        let named = try signalpath("loudness", input, "--format", "csv", "--target", "-16")
+        #expect(named.status == 64 && named.stderr.contains("--target is drawn on the chart") && !named.stderr.contains("standard output"), "\(named.stderr)")
+
+        // At a terminal, options only for data: the same rule the other way round.
+        for (command, option) in [("spectrogram", "--long"), ("spectrogram", "--channel all"), ("waveform", "--columns 30")] {
+            let shown = try inTerminal("\(signalpath) \(command) \(input) \(option)")
+            #expect(
+                shown.stdout.contains("standard output is a terminal, so \(command) draws the picture: add --format csv (or pipe the output) for the data"),
+                "\(command) \(option): \(shown.stdout)")
+            #expect(try signalpath([command, input] + option.split(separator: " ").map(String.init)).status == 0, "\(command) \(option) piped")
+        }
     }
 
     @Test("piped, info and analyze write the report a terminal shows, without colour; spectrum and spectrogram write CSV")

@@ -272,9 +272,9 @@ struct ScanCLITests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: signalpath)
         process.arguments = ["scan", tree.root + "/a", fifo, tree.root, "--db", database, "--jobs", "1", "--format", "json"]
-        let out = Pipe()
+        let out = Pipe(), err = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = err
         try process.run()
         // Read while the scan writes: wait until a/'s rows are committed (the pipe is then in flight).
         var exported = 0
@@ -286,9 +286,11 @@ struct ScanCLITests {
         #expect(exported == inA.count, "export read the rows committed while the scan ran")
         kill(process.processIdentifier, SIGTERM)
         let summaryData = out.fileHandleForReading.readDataToEndOfFile()
+        let messages = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         writer.terminate()
         #expect(process.terminationStatus == 143)
+        #expect(messages.contains("signalpath: finishing 1 file in flight (a second signal to stop now)\n"), "\(messages)")
         let stopped = try #require(try JSONSerialization.jsonObject(with: summaryData) as? [String: Any])
         #expect(stopped["interrupted_by_signal"] as? Int == 15, "\(stopped)")
         let (stored, integrity) = try rows(database)
@@ -309,7 +311,7 @@ struct ScanCLITests {
         writer.executableURL = URL(fileURLWithPath: try #require(which("python3")))
         writer.arguments = [repositoryRoot + "/Tests/Reference/slow_fifo.py", first, "1.5", second, "6"]
         try writer.run()
-        let plan = #"[[\#(4.5 * timeoutScale),null,"running"],[\#(4.7 * timeoutScale),"SIGINT",null]]"#
+        let plan = #"[[\#(4.5 * timeoutScale),null,"running"],[\#(4.7 * timeoutScale),"SIGINT",null],[\#(5.2 * timeoutScale),null,"stopping"]]"#
         let result = try run(
             try #require(which("python3")),
             [repositoryRoot + "/Tests/Reference/pty_drive.py", "200", "12", plan, "--", signalpath, "scan"]
@@ -320,11 +322,73 @@ struct ScanCLITests {
         let running = try #require((report["snapshots"] as? [String: [String]])?["running"]).joined(separator: "\n")
         #expect(running.range(of: #"scan  \d+/\d+ files  [0-9.]+ MB/s  [0-9.]+ files/s(  \d+ failed)?  ETA "#, options: .regularExpression) != nil, "\(running)")
         #expect(report["status"] as? Int == 130)
+        let stopping = try #require((report["snapshots"] as? [String: [String]])?["stopping"])
+        #expect(stopping.contains("signalpath: finishing 1 file in flight (Ctrl-C again to stop now)"), "on a line of its own: \(stopping)")
         let end = try #require(report["raw_tail"] as? String)
         #expect(end.contains("stopped by signal 2: the files in flight were finished and committed"), "\(end)")
         let (stored, integrity) = try rows(database)
         let before = (tree.audio + tree.broken).filter { $0.hasPrefix(tree.root + "/d/") }
         #expect(integrity == "ok" && Set(stored.keys) == Set(before + [first, second]))
+    }
+
+    @Test(
+        "Ctrl-C says how many files are in flight and a second Ctrl-C stops at once: the database passes integrity_check and holds whole rows of the files committed before, none of those in flight"
+    )
+    func secondInterrupt() throws {
+        let scratch = ScratchDirectory("scan-twice")
+        let tree = try makeTree(scratch, seed: 41)
+        let database = scratch.file("r.db"), first = scratch.file("first.wav"), second = scratch.file("second.wav")
+        #expect(mkfifo(first, 0o600) == 0 && mkfifo(second, 0o600) == 0)
+        // Two pipes held open for a minute, each by its own writer: with --jobs 2 both are in flight
+        // after the tree's files, and finishing them would take that minute.
+        var writers: [(Process, Pipe)] = []
+        for fifo in [first, second] {
+            let writer = Process(), said = Pipe()
+            writer.executableURL = URL(fileURLWithPath: try #require(which("python3")))
+            writer.arguments = [repositoryRoot + "/Tests/Reference/slow_fifo.py", fifo, "60"]
+            writer.standardOutput = said
+            try writer.run()
+            writers.append((writer, said))
+        }
+        defer { for (writer, _) in writers { writer.terminate() } }
+        let process = Process(), err = Pipe()
+        process.executableURL = URL(fileURLWithPath: signalpath)
+        process.arguments = ["scan", tree.root, first, second, "--db", database, "--jobs", "2"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        for (_, said) in writers {
+            let line = String(decoding: said.fileHandleForReading.availableData, as: UTF8.self)
+            #expect(line.hasPrefix("connected"), "the scan opened both pipes: \(line)")
+        }
+        // Both pipes are open: their files are in flight once their headers are read.
+        usleep(500_000)
+        kill(process.processIdentifier, SIGINT)
+        var messages = ""
+        let deadline = Date().addingTimeInterval(20 * timeoutScale)
+        while !messages.contains("in flight") && Date() < deadline {
+            let data = err.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            messages += String(decoding: data, as: UTF8.self)
+        }
+        #expect(messages.contains("signalpath: finishing 2 files in flight (Ctrl-C again to stop now)\n"), "\(messages)")
+        let interrupted = Date()
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(interrupted) < 10 * timeoutScale, "stopped at once, not when the pipes end")
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT)
+
+        let (stored, integrity) = try rows(database)
+        #expect(integrity == "ok")
+        #expect(Set(stored.keys) == Set(tree.audio + tree.broken), "the tree's files, committed before; neither pipe")
+        for (path, row) in stored {
+            if row["status"] as? String == "ok" {
+                let record = try JSONSerialization.jsonObject(with: Data(((row["result_json"] as? String) ?? "").utf8)) as? [String: Any]
+                #expect(row["duration_s"] is Double && record?["path"] as? String == path, "a whole row: \(path)")
+            } else {
+                #expect(row["status"] as? String == "error" && row["error_message"] is String, "\(path): \(row)")
+            }
+        }
     }
 
     @Test("--files-from with NUL separators, a listed file that vanished, a newer schema and a foreign database refused in one line")

@@ -39,9 +39,12 @@ public struct Scanner: Sendable {
 
     /// Scans `paths` (absolute, as `ScanTree` lists them). `problem` hears each file that failed or
     /// vanished, as it happens; `notice` each truncated file, and before any file is read, the
-    /// unchanged files whose rows were made with other settings; `progress` is called after each file.
+    /// unchanged files whose rows were made with other settings; `progress` is called after each file;
+    /// `stopping`, on another thread, hears the signal and the files then in flight (to be
+    /// finished and committed) when a stop is first requested (`StopSignals`).
     public func run(
-        _ paths: [String], problem: (SignalPathError) -> Void, notice: (ScanNotice) -> Void, progress: (ScanProgress) -> Void
+        _ paths: [String], problem: (SignalPathError) -> Void, notice: (ScanNotice) -> Void, progress: (ScanProgress) -> Void,
+        stopping: @escaping @Sendable (_ signal: Int32, _ inFlight: Int) -> Void = { _, _ in }
     ) async throws(SignalPathError) -> ScanSummary {
         let started = ContinuousClock.now
         let writerStore = try ScanStore.openForWriting(database)
@@ -119,12 +122,18 @@ public struct Scanner: Sendable {
         }
 
         let settings = self.settings
+        // Counted for `stopping`, which runs on a dispatch queue: the loop below may wait minutes
+        // for a file (a pipe, a slow disk) while the signal's line must come at once.
+        let inFlight = Protected(0)
+        let watch = StopSignals.onRequest { signal in stopping(signal, inFlight.withLock { $0 }) }
+        defer { watch.cancel() }
         await withTaskGroup(of: Outcome.self) { group in
             var next = 0
             func startNext() {
                 guard next < work.count, !StopSignals.stopRequested, writer.failure == nil else { return }
                 let candidate = work[next]
                 next += 1
+                inFlight.withLock { $0 += 1 }
                 if settings.hashesContent {
                     group.addTask { .hashed(candidate, await Self.hash(candidate.path)) }
                 } else {
@@ -133,6 +142,7 @@ public struct Scanner: Sendable {
             }
             for _ in 0..<settings.jobs { startNext() }
             while let outcome = await group.next() {
+                inFlight.withLock { $0 -= 1 }
                 switch outcome {
                 case .hashed(let candidate, .success(let hash)):
                     bytesDone += candidate.size
@@ -156,6 +166,7 @@ public struct Scanner: Sendable {
                         summary.recognised += 1
                         count(record, candidate: candidate, origin: .recognised, summary: &summary, notice: notice)
                     } else {
+                        inFlight.withLock { $0 += 1 }
                         group.addTask { .analysed(candidate, hash: hash, await Self.analyse(candidate, hash: hash, key: key, settings: settings)) }
                         continue
                     }

@@ -1,13 +1,16 @@
 /// An output file that is either absent or complete: text goes into a temporary file in the same
 /// directory, which `commit()` flushes to disk and renames into place. Until then — and when a
-/// write fails, or the value is dropped without a commit — the target is untouched and the
-/// temporary file is removed. An existing target is kept unless `overwrite`.
+/// write fails, the value is dropped without a commit, or SIGINT, SIGTERM or SIGHUP ends the
+/// process (`TemporaryFiles`) — the target is untouched and the temporary file is removed. An
+/// existing target is kept unless `overwrite`.
 ///
-/// The temporary file is made when the value is made, so a directory that does not exist or
-/// cannot be written is reported before any work (`cannotCreate`, exit 73).
+/// The directories the path names are created when missing, as `mkdir -p` does (mode 0777 less
+/// the umask; `curl --create-dirs`, `rsync --mkpath`), and the temporary file is made when the
+/// value is made, so a directory that cannot be created or written is reported before any work
+/// (`cannotCreate`, exit 73). Directories made for a file that is then not written stay.
 public final class AtomicFile {
     public let path: String
-    private let temporary: String
+    private let temporary: TemporaryFiles.File
     private var descriptor: Int32
     private var pending: [UInt8] = []
     private var finished = false
@@ -20,13 +23,30 @@ public final class AtomicFile {
             throw .invalidRequest(path: path, reason: "the file exists; use --force to replace it")
         }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        var template = ((directory.isEmpty ? "/" : directory) + "/.signalpath-XXXXXX").utf8CString.map { $0 }
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw .cannotCreate(path: path, errno: errno) }
-        fchmod(descriptor, 0o644)
+        let template = (directory.isEmpty ? "" : directory) + "/.signalpath-XXXXXX"
+        var made = TemporaryFiles.create(template)
+        if made == nil && errno == ENOENT {
+            let code = Self.createDirectories(directory)
+            guard code == 0 else { throw .cannotCreate(path: path, errno: code) }
+            made = TemporaryFiles.create(template)
+        }
+        guard let made else { throw .cannotCreate(path: path, errno: errno) }
+        fchmod(made.descriptor, 0o644)
         self.path = path
-        self.descriptor = descriptor
-        temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        temporary = made
+        descriptor = made.descriptor
+    }
+
+    /// Creates `directory` and the missing directories above it; 0, or the errno of the one that
+    /// could not be made.
+    private static func createDirectories(_ directory: String) -> Int32 {
+        var prefix = ""
+        for (index, component) in directory.split(separator: "/", omittingEmptySubsequences: false).enumerated() {
+            prefix += (index == 0 ? "" : "/") + component
+            guard !component.isEmpty, component != ".", component != ".." else { continue }
+            if mkdir(prefix, 0o777) != 0 && errno != EEXIST { return errno }
+        }
+        return 0
     }
 
     deinit { discard() }
@@ -52,12 +72,14 @@ public final class AtomicFile {
         if fsync(descriptor) != 0 { try fail(.write(path: path, errno: errno)) }
         close(descriptor)
         descriptor = -1
-        if rename(temporary, path) != 0 {
+        if rename(temporary.path, path) != 0 {
             let code = errno
-            unlink(temporary)
+            unlink(temporary.path)
+            TemporaryFiles.forget(temporary)
             finished = true
             throw .cannotCreate(path: path, errno: code)
         }
+        TemporaryFiles.forget(temporary)
         finished = true
     }
 
@@ -67,7 +89,8 @@ public final class AtomicFile {
         finished = true
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
-        unlink(temporary)
+        unlink(temporary.path)
+        TemporaryFiles.forget(temporary)
     }
 
     private func flush() throws(SignalPathError) {

@@ -59,8 +59,9 @@ public struct SpectrumAnalyzer: Sendable {
         }
     }
 
-    /// Runs the analysis on up to `workers` tasks (one for a stream, which reads front to back).
-    public func run(workers: Int = 2) async throws(SignalPathError) -> PowerSpectrum {
+    /// Runs the analysis on up to `workers` tasks (one for a stream, which reads front to back);
+    /// `progress` hears the fraction done (0…1) as chunks merge (not for a stream of unknown length).
+    public func run(workers: Int = 2, progress: (Double) -> Void = { _ in }) async throws(SignalPathError) -> PowerSpectrum {
         let window = WindowTable.shared(parameters.window, size: parameters.windowSize)
         let combiner = ChunkCombiner(
             averaging: parameters.averaging, channels: sourceChannels.count,
@@ -74,7 +75,12 @@ public struct SpectrumAnalyzer: Sendable {
         for _ in 0..<workerCount {
             pool.append(ChunkWorker(analyzer: self, reader: try file.makeReader(), window: window))
         }
-        try await runChunks(chunkCount, on: pool, path: file.path) { combiner.add($0) }
+        var merged = 0
+        try await runChunks(chunkCount, on: pool, path: file.path) { result in
+            combiner.add(result)
+            merged += 1
+            progress(Double(merged) / Double(chunkCount))
+        }
         return finish(combiner, segments: segmentCount)
     }
 

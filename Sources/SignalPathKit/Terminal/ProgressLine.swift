@@ -1,11 +1,11 @@
 /// A progress line with ETA on standard error, redrawn in place at most ten times a second and
-/// erased when done. Shown only when standard error is a terminal, and only for work that has
-/// already taken a second (short files never flicker a line).
+/// erased when done, or when any other text goes to the terminal (`StandardError`). Shown only
+/// when standard error is a terminal, and only for work that has already taken a second (short
+/// files never flicker a line).
 public final class ProgressLine: Sendable {
     private struct State {
         var started = ContinuousClock.now
         var lastDrawn: ContinuousClock.Instant?
-        var visible = false
     }
 
     private let label: String
@@ -26,21 +26,31 @@ public final class ProgressLine: Sendable {
             guard elapsed >= 1, fraction > 0, fraction < 1 else { return }
             if let last = state.lastDrawn, Self.seconds(now - last) < 0.1 { return }
             state.lastDrawn = now
-            state.visible = true
             let remaining = elapsed * (1 - fraction) / fraction
             let done = status ?? "\(UnitFormat.fixed(fraction * 100, 0)) %"
-            StandardError.write("\r\u{1B}[K\(label)  \(done)  ETA \(UnitFormat.duration(remaining.rounded()))")
+            StandardError.showProgress("\(label)  \(done)  ETA \(Self.estimate(remaining))")
         }
     }
 
     /// Erases the line, if it was drawn. The next update draws it again at once (scan erases it to
     /// print a failed file's line, and a file that takes long may follow).
     public func finish() {
+        guard enabled else { return }
         state.withLock { state in
-            if state.visible { StandardError.write("\r\u{1B}[K") }
-            state.visible = false
+            StandardError.eraseProgress()
             state.lastDrawn = nil
         }
+    }
+
+    /// A time to wait, rounded as people say it: "3 s", "1 min 20 s", "2 h 5 min" (an estimate
+    /// has no use for fractions of a second, nor for seconds past an hour); at least "1 s".
+    static func estimate(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "unknown" }
+        let whole = max(1, Int(min(seconds, 1e9).rounded()))
+        if whole < 60 { return "\(whole) s" }
+        if whole < 3600 { return "\(whole / 60) min" + (whole % 60 == 0 ? "" : " \(whole % 60) s") }
+        let minutes = Int((Double(whole) / 60).rounded())
+        return "\(minutes / 60) h" + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -65,7 +65,7 @@ struct Events: AsyncParsableCommand, DataCommand {
         let file = try await AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
         let report = EventOutput(path: path, format: file.format, frames: frames, settings: settings)
-        let progress = ProgressLine(label: "events \(path)")
+        let progress = ProgressLine(label: "events \(path)", enabled: StandardError.isTerminal && output.pattern == nil)
         defer { progress.finish() }
         let format = writer.format
         var table = DelimitedText(format == .tsv ? .tsv : .csv)

@@ -66,10 +66,13 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
     /// Options that would change nothing in the chosen format are refused.
     func validate() throws {
         let format = output.resolvedFormat
-        try plotting.refuseInapplicable(format: format)
+        try plotting.refuseInapplicable(output)
         if plotting.linear { throw ValidationError("--linear applies to a frequency axis; loudness is drawn over time, which is always linear.") }
         if tolerance != nil && target == nil { throw ValidationError("--tolerance is the width of the --target band; give --target too.") }
-        if target != nil && !format.isPicture { throw ValidationError("--target is drawn on the chart (--format plot, svg, png or pdf), not written to \(format.rawValue).") }
+        if target != nil && !format.isPicture {
+            throw output.pictureOnly(
+                "--target", "is drawn on the chart", else: "--target is drawn on the chart (--format plot, svg, png or pdf), not written to \(format.rawValue).")
+        }
         if truePeak.mode != .bs1770 && (format == .csv || format == .tsv) {
             throw ValidationError("--true-peak changes the true peak, which the \(format.rawValue) series does not hold; use --format json, ndjson or the chart.")
         }
@@ -91,7 +94,7 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         let frames = try range.frames(in: file)
         let format = writer.format
         var series = LoudnessSeries(sampleRate: file.format.sampleRate, startFrame: frames.lowerBound, step: interval ?? 1)
-        let progress = ProgressLine(label: "loudness \(path)")
+        let progress = ProgressLine(label: "loudness \(path)", enabled: StandardError.isTerminal && output.pattern == nil)
         defer { progress.finish() }
         var settings = AnalysisSettings()
         settings.truePeakMode = truePeak.mode

@@ -11,7 +11,8 @@ struct Scan: AsyncParsableCommand, DataCommand {
             events summary) as a row of the database's `files` table. A file whose path, size, \
             modification time and settings match its row is not read again, so a second run only \
             does what changed, and a run stopped by Ctrl-C (files in flight are finished and \
-            committed) or killed picks up where it stopped. Files that fail become rows with status \
+            committed; a second Ctrl-C stops at once, the database keeping what was committed) or \
+            killed picks up where it stopped. Files that fail become rows with status \
             `error`; unreadable directories, link loops and vanished files are reported and skipped. \
             A file shorter than its header promises is analysed as far as it goes, said on standard \
             error and marked in the row's `truncated` column.
@@ -74,7 +75,7 @@ struct Scan: AsyncParsableCommand, DataCommand {
     func run() async throws {
         let sink = try openOutput()
         if duplicates { return try listDuplicates(into: sink) }
-        StopSignals.install()
+        StopSignals.install(secondSignalEnds: true)
         var unreachable = 0
         let files: [String]
         do throws(SignalPathError) {
@@ -111,6 +112,10 @@ struct Scan: AsyncParsableCommand, DataCommand {
                 guard state.total > 0 else { return }
                 let fraction = state.bytesTotal > 0 ? Double(state.bytesDone) / Double(state.bytesTotal) : Double(state.done) / Double(state.total)
                 progress.update(fraction, status: Self.status(state))
+            } stopping: { signal, inFlight in
+                guard inFlight > 0 else { return }
+                let again = signal == SIGINT ? "Ctrl-C again" : "a second signal"
+                StandardError.writeLine("signalpath: finishing \(inFlight) file\(inFlight == 1 ? "" : "s") in flight (\(again) to stop now)")
             }
         } catch {
             progress.finish()

@@ -71,16 +71,22 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     /// Options that would change nothing in the chosen format are refused.
     func validate() throws {
         let format = output.resolvedFormat
-        try plotting.refuseInapplicable(format: format)
+        try plotting.refuseInapplicable(output)
         try output.check(inputs: input.files)
         if let minFreq, let maxFreq, minFreq >= maxFreq { throw ValidationError("--min-freq must be below --max-freq.") }
         if format.isPicture {
-            if long { throw ValidationError("--long applies to CSV and TSV, not to \(format.rawValue).") }
-            if channel == .all { throw ValidationError("A spectrogram plot shows one channel or the mix; --channel all is for data.") }
+            if long { throw output.dataOnly("--long", "applies to CSV and TSV", else: "--long applies to CSV and TSV, not to \(format.rawValue).") }
+            if channel == .all {
+                throw output.dataOnly("--channel all", "is for data", else: "A spectrogram plot shows one channel or the mix; --channel all is for data.")
+            }
         } else {
-            if colormap != nil { throw ValidationError("--colormap applies to a picture (--format plot, svg, png or pdf), not to \(format.rawValue).") }
+            if colormap != nil {
+                throw output.pictureOnly("--colormap", "applies to a picture", else: "--colormap applies to a picture (--format plot, svg, png or pdf), not to \(format.rawValue).")
+            }
             if engine.average != nil {
-                throw ValidationError("--average combines the segments in each column of a plot; data has a row per segment, which nothing averages.")
+                throw output.pictureOnly(
+                    "--average", "combines the segments in each column of a plot",
+                    else: "--average combines the segments in each column of a plot; data has a row per segment, which nothing averages.")
             }
             if long && format != .csv && format != .tsv { throw ValidationError("--long applies to CSV and TSV, not to \(format.rawValue).") }
         }
@@ -104,13 +110,18 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
         let file = try await AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
         let parameters = engine.parameters(for: file)
+        // In a batch with a pattern, the batch's line shows progress; a stream's length is unknown.
+        let progress = ProgressLine(
+            label: "spectrogram \(path)", enabled: StandardError.isTerminal && output.pattern == nil && frames.upperBound != Int64.max)
+        defer { progress.finish() }
+        let done = { (frame: SpectrogramAnalyzer.Frame) in progress.update(Double(frame.span.upperBound - frames.lowerBound) / Double(frames.count)) }
         if format == .plot {
-            writer.write(try plot(file, frames: frames, parameters: parameters, format: format))
+            writer.write(try plot(file, frames: frames, parameters: parameters, format: format, done: done))
             writer.succeeded()
             return
         }
         if format.chart != nil {
-            writer.write(bytes: try chart(file, frames: frames, parameters: parameters, format: format))
+            writer.write(bytes: try chart(file, frames: frames, parameters: parameters, format: format, done: done))
             writer.succeeded()
             return
         }
@@ -120,17 +131,24 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
         case .csv, .tsv:
             let table = SpectrogramTable(analyzer: analyzer, presentation: presentation, format: format == .tsv ? .tsv : .csv, long: long, path: item.pathColumn)
             if writer.successes == 0 { writer.write(table.header()) }
-            try analyzer.run { frame throws(SignalPathError) in writer.write(table.rows(frame)) }
+            try analyzer.run { frame throws(SignalPathError) in
+                writer.write(table.rows(frame))
+                done(frame)
+            }
             writer.succeeded()
         case .ndjson:
             let prefix: [JSONValue.Member] = [.init("schema", .string(SpectrogramAnalyzer.schema)), .init("path", .string(path))]
             try analyzer.run { frame throws(SignalPathError) in
                 for object in analyzer.jsonFrames(frame, presentation) { writer.write(JSONValue.object(prefix + object).serialized() + "\n") }
+                done(frame)
             }
             writer.succeeded()
         default:
             var frameObjects: [JSONValue] = []
-            try analyzer.run { frame throws(SignalPathError) in frameObjects += analyzer.jsonFrames(frame, presentation).map(JSONValue.object) }
+            try analyzer.run { frame throws(SignalPathError) in
+                frameObjects += analyzer.jsonFrames(frame, presentation).map(JSONValue.object)
+                done(frame)
+            }
             writer.succeeded(json: analyzer.jsonMembers(presentation) + [.init("frames", .array(frameObjects))])
         }
     }
@@ -147,7 +165,9 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
 
     /// The heat map of one file as a chart file: one analyser frame per pixel column of the
     /// plot, each turned into a column of pixels as it comes (the single pass of the terminal view).
-    private func chart(_ file: AudioFile, frames: Range<Int64>, parameters: SpectrumParameters, format: OutputFormat) throws(SignalPathError) -> [UInt8] {
+    private func chart(
+        _ file: AudioFile, frames: Range<Int64>, parameters: SpectrumParameters, format: OutputFormat, done: (SpectrogramAnalyzer.Frame) -> Void
+    ) throws(SignalPathError) -> [UInt8] {
         let presentation = self.presentation
         let rate = Double(file.format.sampleRate)
         let nyquist = rate / 2
@@ -167,20 +187,26 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
         let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .mix, parameters: parameters, columns: count)
         try analyzer.run { frame throws(SignalPathError) in
             view.set(frame: frame.index, of: count, powers: analyzer.spectrum(of: frame).powers(in: presentation.scale)[0])
+            done(frame)
         }
         let ceiling = plotting.ceiling ?? max(Self.defaultCeiling(highest: view.highest, scale: presentation.scale), plotting.floorLevel + 10)
         return try ChartRenderer.render(view.finished(ceiling: ceiling), as: format.chart!)
     }
 
     /// The heat map of one file, as terminal text.
-    private func plot(_ file: AudioFile, frames: Range<Int64>, parameters: SpectrumParameters, format: OutputFormat) throws(SignalPathError) -> String {
+    private func plot(
+        _ file: AudioFile, frames: Range<Int64>, parameters: SpectrumParameters, format: OutputFormat, done: (SpectrogramAnalyzer.Frame) -> Void
+    ) throws(SignalPathError) -> String {
         let size = plotting.size(defaultHeight: 32)
         let plotArea = SpectrogramPlot.plotArea(in: Area(x: 0, y: 0, width: size.width, height: size.height))
         let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .mix, parameters: parameters, columns: max(1, plotArea.width))
         let presentation = self.presentation
         try Self.requireBins(presentation, analyzer)
         var levels: [[Double]] = []
-        try analyzer.run { frame throws(SignalPathError) in levels.append(analyzer.spectrum(of: frame).values(in: presentation.scale)[0]) }
+        try analyzer.run { frame throws(SignalPathError) in
+            levels.append(analyzer.spectrum(of: frame).values(in: presentation.scale)[0])
+            done(frame)
+        }
         let rate = Double(file.format.sampleRate)
         var view = SpectrogramPlot(
             title: analyzer.title(scale: presentation.scale), frequencies: analyzer.frequencies, frames: levels,

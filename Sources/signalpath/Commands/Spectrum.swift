@@ -59,13 +59,21 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
     /// Options that would change nothing in the chosen format are refused.
     func validate() throws {
         let format = output.resolvedFormat
-        try plotting.refuseInapplicable(format: format)
-        if style != nil && !format.isPicture { throw ValidationError("--style applies to a picture (--format plot, svg, png or pdf), not to \(format.rawValue).") }
+        try plotting.refuseInapplicable(output)
+        if style != nil && !format.isPicture {
+            throw output.pictureOnly("--style", "shapes the plot's traces", else: "--style applies to a picture (--format plot, svg, png or pdf), not to \(format.rawValue).")
+        }
         try output.check(inputs: input.files)
         if format == .text, let option = show.smooth != nil ? "--smooth" : show.bands != nil ? "--bands" : nil {
             throw ValidationError("\(option) shapes the spectrum that plots and data show; the text summary lists peaks of the bins.")
         }
-        if show.a4 != nil && show.peakCount(format: format) == 0 { throw ValidationError("--a4 names the notes of peaks; ask for some with --peaks N.") }
+        if show.a4 != nil && show.peakCount(format: format) == 0 {
+            // A plot marks 3 peaks unasked, data none: the pipe's CSV would drop what the terminal shows.
+            if show.peaks == nil {
+                throw output.pictureOnly("--a4", "names the notes of the peaks a plot marks", else: "--a4 names the notes of peaks; ask for some with --peaks N.")
+            }
+            throw ValidationError("--a4 names the notes of peaks; ask for some with --peaks N.")
+        }
     }
 
     func run() async throws {
@@ -107,6 +115,9 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
         let file = try await AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
         let analyzer = try SpectrumAnalyzer(file: file, frames: frames, channels: show.channels, parameters: engine.parameters(for: file))
-        return SpectrumReport(spectrum: try await analyzer.run(workers: workers), presentation: presentation)
+        // In a batch with a pattern, the batch's line shows progress.
+        let progress = ProgressLine(label: "spectrum \(path)", enabled: StandardError.isTerminal && output.pattern == nil)
+        defer { progress.finish() }
+        return SpectrumReport(spectrum: try await analyzer.run(workers: workers) { progress.update($0) }, presentation: presentation)
     }
 }

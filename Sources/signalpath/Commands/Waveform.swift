@@ -70,12 +70,15 @@ struct Waveform: AsyncParsableCommand, DataCommand {
         try output.check(inputs: input.files)
         if plotting.linear { throw ValidationError("--linear sets a frequency axis; a waveform has none (see --scale).") }
         if plotting.ceiling != nil { throw ValidationError("--ceiling applies to spectra; a waveform's lanes end at full scale.") }
-        try plotting.refuseInapplicable(format: format)
+        try plotting.refuseInapplicable(output)
         if format.isPicture {
-            if columns != nil { throw ValidationError("--columns applies to data; a picture has a column per braille dot or pixel (see --width, --size).") }
+            if columns != nil {
+                throw output.dataOnly(
+                    "--columns", "applies to data", else: "--columns applies to data; a picture has a column per braille dot or pixel (see --width, --size).")
+            }
             if plotting.floor != nil && scale != .dbfs { throw ValidationError("--floor applies to --scale dbfs, the level at the centre line.") }
         } else if scale != nil {
-            throw ValidationError("--scale applies to a picture; data holds linear values (dB is 20·log10 of them).")
+            throw output.pictureOnly("--scale", "applies to a picture", else: "--scale applies to a picture; data holds linear values (dB is 20·log10 of them).")
         }
     }
 

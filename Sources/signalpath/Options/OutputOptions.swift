@@ -119,7 +119,7 @@ struct OutputOptions<Command: DataCommand>: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Write to FILE instead of standard output, whole or not at all; its extension picks the format: \(OutputFormat.list(Command.extensions))."
+            "Write to FILE instead of standard output, whole or not at all (missing directories are created); its extension picks the format: \(OutputFormat.list(Command.extensions))."
                 + (Command.writesFilePerInput
                     ? " A pattern with {stem}, {name} or {dir} writes a file per input ('pictures/{stem}.png'), each as if it were the only one."
                     : ""),
@@ -138,6 +138,32 @@ struct OutputOptions<Command: DataCommand>: ParsableArguments {
         if let output, try OutputPattern(output) != nil, !Command.writesFilePerInput {
             throw ValidationError("--output \(output): \(Command.name) writes one result for all its files; name one file, without {placeholders}.")
         }
+    }
+
+    /// True when standard output picked the format (neither --format nor --output names one): a
+    /// picture on a terminal, data when piped.
+    var formatFollowsStandardOutput: Bool { format == nil && output == nil }
+
+    /// The refusal of `option`, which shapes only the picture (`what` it does), in the data or
+    /// text being written: `refusal` when --format or --output asked for that format. When
+    /// standard output chose it (a pipe gets CSV), the message says so and how to keep the
+    /// picture — the same command line draws at a terminal, and must say why it fails in a pipe.
+    /// `keep` names the ways to the picture the option shapes (a terminal's plot, a chart file).
+    func pictureOnly(_ option: String, _ what: String, keep: String = "--format plot (or --output FILE.png)", else refusal: String) -> ValidationError {
+        guard formatFollowsStandardOutput && Command.view == .picture && !StandardOutput.isTerminal else { return ValidationError(refusal) }
+        return ValidationError(
+            "\(option) \(what), and standard output is not a terminal, so \(Command.name) writes CSV: "
+                + "add \(keep) to keep the picture, or leave \(option) out.")
+    }
+
+    /// The refusal of `option`, which applies only to data (`what` it does), in a picture:
+    /// `refusal` when --format or --output asked for the picture; when a terminal as standard
+    /// output chose it, the message says so and how to get the data.
+    func dataOnly(_ option: String, _ what: String, else refusal: String) -> ValidationError {
+        guard formatFollowsStandardOutput && Command.view == .picture && StandardOutput.isTerminal else { return ValidationError(refusal) }
+        return ValidationError(
+            "\(option) \(what), and standard output is a terminal, so \(Command.name) draws the picture: "
+                + "add --format csv (or pipe the output) for the data, or leave \(option) out.")
     }
 
     /// The --output pattern, when it names a file per input (after `validate()`).

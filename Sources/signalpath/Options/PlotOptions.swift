@@ -55,14 +55,21 @@ struct PlotOptions: ParsableArguments {
         }
     }
 
-    /// Refuses the options that would change nothing in `format`.
-    func refuseInapplicable(format: OutputFormat) throws {
+    /// Refuses the options that would change nothing in the format `output` writes.
+    func refuseInapplicable<Command>(_ output: OutputOptions<Command>) throws {
+        let format = output.resolvedFormat
         let given = [
             ("--width", width != nil), ("--height", height != nil), ("--color", color != nil), ("--floor", floor != nil),
             ("--ceiling", ceiling != nil), ("--linear", linear), ("--size", size != nil), ("--theme", theme != nil), ("--dpi", dpi != nil),
         ].filter(\.1).map(\.0)
         if let first = given.first, !format.isPicture {
-            throw ValidationError("\(first) applies to a picture (--format plot, svg, png or pdf), not to \(format.rawValue).")
+            // The terminal's options keep a plot, the charts' a chart file.
+            let keep =
+                ["--width", "--height", "--color"].contains(first)
+                ? "--format plot" : ["--size", "--theme", "--dpi"].contains(first) ? "--output FILE.png" : "--format plot (or --output FILE.png)"
+            throw output.pictureOnly(
+                first, "applies to a picture", keep: keep,
+                else: "\(first) applies to a picture (--format plot, svg, png or pdf), not to \(format.rawValue).")
         }
         if let chart = format.chart {
             let name = chart.rawValue.uppercased()
