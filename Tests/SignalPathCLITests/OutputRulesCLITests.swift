@@ -345,7 +345,7 @@ struct OutputRulesCLITests {
         #expect(lines.status == 66)
         let objects = try lines.stdout.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(objects.first?["path"] as? String == missing && objects.first?["exit_code"] as? Int == 66)
-        #expect(objects.first?["schema"] as? String == "signalpath.\(command)/1")
+        #expect(objects.first?["schema"] as? String == "signalpath.\(command)/\(command == "events" ? 2 : 1)")
         #expect(objects.count >= 2 && objects.dropFirst().allSatisfy { $0["error"] == nil })
     }
 }
