@@ -85,7 +85,8 @@ struct StreamCursorTests {
         }
         #expect(cursor.error == nil)
         #expect(largest <= behind + (512 << 10), "held \(largest) bytes")
-        cursor.seek(to: Int64(content.count - behind - 1000))
+        // Beyond what is kept and the last read (how much a read of a pipe brings varies).
+        cursor.seek(to: Int64(content.count - behind - (512 << 10) - 1000))
         #expect(cursor.error == .notSeekable(path: "-"), "further back than kept is gone")
     }
 }
