@@ -33,6 +33,52 @@ struct WaveformCLITests {
         #expect(Double(last[7])! > 0.9999 && Double(last[6]) == -1 && Int(last[9])! > 10, "\(last)")
     }
 
+    @Test("clipped samples by analyze's rule: the columns add up to analyze's count per channel and to numpy's, across chunk edges; the title says the sum")
+    func clippingAsAnalyzeCounts() throws {
+        // 12 s of stereo 48 kHz (more than two of the waveform's chunks): a sine driven into 16-bit
+        // full scale in the left channel, and in both: lone full-scale samples and pairs (not
+        // clipping by the rule), and a run of 5 across the first chunk edge (frame 262 144).
+        let path = scratch.file("clips.wav")
+        let script = """
+            import sys, json, numpy as np, soundfile as sf
+            r = 48000; n = 12 * r; t = np.arange(n) / r
+            x = np.zeros((n, 2)); x[:, 0] = 0.4 * np.sin(2 * np.pi * 220 * t); x[:, 1] = 0.3 * np.sin(2 * np.pi * 330 * t)
+            x[3 * r:4 * r, 0] *= 4
+            rng = np.random.default_rng(3)
+            for s in rng.integers(0, n - 4, 300): x[s, 1] = 1.0
+            for s in rng.integers(0, n - 4, 300): x[s:s + 2, 1] = -1.0
+            x[262142:262147, :] = 1.0
+            codes = np.clip(np.round(x * 32768), -32768, 32767).astype(np.int16)
+            sf.write(sys.argv[1], codes, r, subtype='PCM_16')
+            def clipped(c):
+                full = (c == 32767) | (c == -32768); total = 0; run = 0
+                for v in np.append(full, False):
+                    if v: run += 1
+                    else:
+                        total += run if run >= 3 else 0; run = 0
+                return total
+            print(json.dumps([clipped(codes[:, 0]), clipped(codes[:, 1])]))
+            """
+        let made = try run(try #require(which("python3")), ["-c", script, path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let expected = try #require(try JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [Int])
+        let analyze = try json(try signalpath("analyze", path, "--format", "json"))
+        let channels = try #require(((analyze["files"] as? [[String: Any]])?.first ?? analyze)["channels"] as? [[String: Any]])
+        #expect(channels.map { $0["clipped_samples"] as? Int } == expected.map { $0 }, "analyze \(channels.map { $0["clipped_samples"] ?? "" }) numpy \(expected)")
+        for jobs in ["1", "3"] {
+            let table = rows(try signalpath("waveform", path, "--columns", "997", "--jobs", jobs).stdout).dropFirst()
+            for (index, name) in ["left", "right"].enumerated() {
+                let sum = table.filter { $0[5] == name }.reduce(0) { $0 + Int($1[9])! }
+                #expect(sum == expected[index], "\(name) with --jobs \(jobs): \(sum) against \(expected[index])")
+            }
+        }
+        let title = try signalpath("waveform", path, "--format", "plot", "--width", "300", "--height", "12").stdout.split(separator: "\n")[0]
+        // Digits in groups of three, as every count for people is written.
+        var grouped = String(expected[0] + expected[1])
+        for position in stride(from: grouped.count - 3, to: 0, by: -3) { grouped.insert(" ", at: grouped.index(grouped.startIndex, offsetBy: position)) }
+        #expect(title.hasSuffix(" · \(grouped) clipped samples"), "\(title)")
+    }
+
     @Test("JSON and NDJSON: columns per channel with conventions; a file that fails is an entry; the exit code is its")
     func jsonOutput() throws {
         let bad = scratch.write("bad.wav", Array("not audio".utf8))

@@ -11,6 +11,8 @@ public struct WaveformAnalyzer: Sendable {
     let sources: [Int?]
     public let channelNames: [String]
     public let columns: Int
+    /// Clipping as analyze counts it: samples in runs of at least this many full-scale samples.
+    public let minimumClipRun: Int
     let chunkFrames: Int
 
     /// Samples per chunk (~2 MB of Float), as `SignalAnalyzer`'s chunks.
@@ -19,7 +21,9 @@ public struct WaveformAnalyzer: Sendable {
     /// `columns` is clamped to the frames of the range (a column holds at least one frame).
     /// - Throws: `invalidRequest` for a channel the file lacks, an empty range, or a stream whose
     ///   length its header does not give (columns are exact frame ranges, so the length comes first).
-    public init(file: AudioFile, frames: Range<Int64>, channels: ChannelSelection, columns: Int) throws(SignalPathError) {
+    public init(
+        file: AudioFile, frames: Range<Int64>, channels: ChannelSelection, columns: Int, minimumClipRun: Int = AnalysisSettings().minimumClipRun
+    ) throws(SignalPathError) {
         guard frames.upperBound != Int64.max else {
             throw .invalidRequest(path: file.path, reason: "a waveform's columns need the length of the input, which this stream does not give; save it to a file first")
         }
@@ -30,6 +34,7 @@ public struct WaveformAnalyzer: Sendable {
         sources = try channels.sourceChannels(in: layout, path: file.path)
         channelNames = channels.names(in: layout)
         self.columns = Int(min(Int64(max(1, columns)), Int64(frames.count)))
+        self.minimumClipRun = max(1, minimumClipRun)
         chunkFrames = max(1, Self.chunkSamples / file.format.channels)
     }
 
@@ -80,8 +85,15 @@ final class WaveformWorker: ChunkWorking, @unchecked Sendable {
         self.analyzer = analyzer
         let reader = try analyzer.file.makeReader()
         reader.limitReadAhead(toFrame: analyzer.frames.upperBound)
-        window = FrameWindow(reader: reader, capacity: analyzer.chunkFrames)
+        window = FrameWindow(reader: reader, capacity: analyzer.chunkFrames + 2 * (analyzer.minimumClipRun - 1))
         fullScale = AnalysisWorker.fullScale(analyzer.file.format.sampleFormat)
+    }
+
+    /// The frames a chunk reads: its own, and the clip run's reach less one on each side within
+    /// the range, so that a run crossing a chunk's edge is judged whole.
+    private func loadedFrames(_ chunk: Int) -> Range<Int64> {
+        let own = chunkFrames(chunk), reach = Int64(analyzer.minimumClipRun - 1)
+        return max(0, own.lowerBound - reach)..<min(Int64(analyzer.frames.count), own.upperBound + reach)
     }
 
     /// The chunk's frames, relative to the range.
@@ -91,7 +103,7 @@ final class WaveformWorker: ChunkWorking, @unchecked Sendable {
     }
 
     func load(chunk: Int) async throws(SignalPathError) {
-        let frames = chunkFrames(chunk)
+        let frames = loadedFrames(chunk)
         let start = analyzer.frames.lowerBound
         if let source = analyzer.file.source, let bytes = analyzer.file.byteRange(ofFrames: start + frames.lowerBound..<start + frames.upperBound) {
             try await source.load(bytes)
@@ -108,10 +120,11 @@ final class WaveformWorker: ChunkWorking, @unchecked Sendable {
     }
 
     func process(chunk: Int) throws(SignalPathError) -> WaveformChunk {
-        let frames = chunkFrames(chunk)
+        let frames = chunkFrames(chunk), loaded = loadedFrames(chunk)
         let start = analyzer.frames.lowerBound
-        let got = try window.load(start + frames.lowerBound..<start + frames.upperBound)
-        let present = frames.lowerBound..<frames.lowerBound + Int64(got)
+        let got = try window.load(start + loaded.lowerBound..<start + loaded.upperBound)
+        let available = loaded.lowerBound + Int64(got)
+        let present = frames.lowerBound..<max(frames.lowerBound, min(frames.upperBound, available))
         let firstColumn = column(of: frames.lowerBound)
         let lastColumn = present.isEmpty ? firstColumn : column(of: present.upperBound - 1)
         let outputs = analyzer.sources.count
@@ -119,52 +132,70 @@ final class WaveformWorker: ChunkWorking, @unchecked Sendable {
         var result = WaveformChunk(
             index: chunk, firstColumn: firstColumn, minimum: [Float](repeating: .infinity, count: count),
             maximum: [Float](repeating: -.infinity, count: count), sumOfSquares: [Double](repeating: 0, count: count),
-            clipped: [Int64](repeating: 0, count: count), endOfInput: got < frames.count ? present.upperBound : nil)
-        let channels = window.channels, fullScale = self.fullScale
+            clipped: [Int64](repeating: 0, count: count), endOfInput: available < frames.upperBound ? present.upperBound : nil)
+        let channels = window.channels
         let total = Int64(analyzer.frames.count), columns = analyzer.columns
-        do {
-            let samples = window.samples
-            for column in firstColumn...lastColumn {
-                let columnFrames =
-                    max(
-                        present.lowerBound, WaveformEnvelope.columnStart(column, columns: columns, frames: total))..<min(
-                        present.upperBound, WaveformEnvelope.columnStart(column + 1, columns: columns, frames: total))
-                guard !columnFrames.isEmpty else { continue }
-                let first = Int(columnFrames.lowerBound - frames.lowerBound), last = Int(columnFrames.upperBound - frames.lowerBound)
-                for (output, source) in analyzer.sources.enumerated() {
-                    var low = Float.infinity, high = -Float.infinity, squares = 0.0, clips: Int64 = 0
-                    for frame in first..<last {
-                        var value: Float
-                        var clippedHere: Bool
-                        if let source {
-                            value = samples[frame * channels + source]
-                            clippedHere = abs(value) >= fullScale
-                        } else {
-                            // The mix: the mean of the channels; its frame is clipped when any channel is.
-                            value = 0
-                            clippedHere = false
-                            for channel in 0..<channels {
-                                let sample = samples[frame * channels + channel]
-                                value += sample
-                                clippedHere = clippedHere || abs(sample) >= fullScale
-                            }
-                            value /= Float(channels)
+        let samples = window.samples
+        let offset = Int(frames.lowerBound - loaded.lowerBound)
+        let clipped = clippedFrames(samples, frames: Int(available - loaded.lowerBound), channels: channels)
+        for column in firstColumn...lastColumn {
+            let columnFrames =
+                max(
+                    present.lowerBound, WaveformEnvelope.columnStart(column, columns: columns, frames: total))..<min(
+                    present.upperBound, WaveformEnvelope.columnStart(column + 1, columns: columns, frames: total))
+            guard !columnFrames.isEmpty else { continue }
+            let first = Int(columnFrames.lowerBound - frames.lowerBound) + offset, last = Int(columnFrames.upperBound - frames.lowerBound) + offset
+            for (output, source) in analyzer.sources.enumerated() {
+                var low = Float.infinity, high = -Float.infinity, squares = 0.0, clips: Int64 = 0
+                for frame in first..<last {
+                    var value: Float
+                    if let source {
+                        value = samples[frame * channels + source]
+                        if clipped[frame * channels + source] { clips += 1 }
+                    } else {
+                        // The mix: the mean of the channels; its frame is clipped when any channel is.
+                        value = 0
+                        var clippedHere = false
+                        for channel in 0..<channels {
+                            value += samples[frame * channels + channel]
+                            clippedHere = clippedHere || clipped[frame * channels + channel]
                         }
-                        // NaN and infinity (float files) count as 0, as in analyze.
-                        if !value.isFinite { value = 0 }
-                        low = min(low, value)
-                        high = max(high, value)
-                        squares += Double(value) * Double(value)
+                        value /= Float(channels)
                         if clippedHere { clips += 1 }
                     }
-                    let index = (column - firstColumn) * outputs + output
-                    result.minimum[index] = low
-                    result.maximum[index] = high
-                    result.sumOfSquares[index] = squares
-                    result.clipped[index] = clips
+                    // NaN and infinity (float files) count as 0, as in analyze.
+                    if !value.isFinite { value = 0 }
+                    low = min(low, value)
+                    high = max(high, value)
+                    squares += Double(value) * Double(value)
                 }
+                let index = (column - firstColumn) * outputs + output
+                result.minimum[index] = low
+                result.maximum[index] = high
+                result.sumOfSquares[index] = squares
+                result.clipped[index] = clips
             }
         }
         return result
+    }
+
+    /// Per loaded sample, whether it is clipped by analyze's rule: in a run of at least
+    /// `minimumClipRun` samples of one channel at full scale.
+    private func clippedFrames(_ samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int) -> [Bool] {
+        var clipped = [Bool](repeating: false, count: frames * channels)
+        let run = analyzer.minimumClipRun, fullScale = self.fullScale
+        for channel in 0..<channels {
+            var start = 0
+            for frame in 0...frames {
+                let value = frame < frames ? samples[frame * channels + channel] : 0
+                let full = value.isFinite && abs(value) >= fullScale
+                if full { continue }
+                if frame - start >= run {
+                    for member in start..<frame { clipped[member * channels + channel] = true }
+                }
+                start = frame + 1
+            }
+        }
+        return clipped
     }
 }

@@ -10,8 +10,9 @@ struct Waveform: AsyncParsableCommand, DataCommand {
             Each column of the picture (or of the data) covers an exact run of frames: column c of \
             C covers frames floor(c*N/C) to floor((c+1)*N/C) of the range's N frames, read in one \
             pass in fixed chunks (the same result with any --jobs). Per column and channel: the \
-            smallest and largest sample, the RMS (a full-scale square wave reads 1) and the samples \
-            that reach full scale (the largest code of the format): clipped.
+            smallest and largest sample, the RMS (a full-scale square wave reads 1) and the clipped \
+            samples, as analyze counts them: in runs of 3 or more at full scale (the largest code \
+            of the format).
 
             On a terminal: a lane per channel (--channel all, the default; or one channel, or \
             mix), two braille dots per cell across, the envelope dimmed around the RMS band, \
@@ -144,11 +145,12 @@ struct Waveform: AsyncParsableCommand, DataCommand {
     /// Rows for the picture: five per lane and the title and time axis, within a terminal.
     static func defaultHeight(channels: Int) -> Int { min(40, 3 + 5 * max(1, min(channels, 6))) }
 
-    /// `take.wav · 0.00–2.00 s · 48000 Hz · linear · 12 clipped samples`.
+    /// `take.wav · 0.00–2.00 s · 48000 Hz · linear · 12 clipped samples`: clipped as analyze counts
+    /// them (runs of at least 3 full-scale samples), over the lanes drawn (the mix: its frames with any).
     static func title(_ waveform: WaveformEnvelope, scale: WaveformPlot.Scale, floor: Double) -> String {
         let clipped = waveform.clipped.reduce(0, +)
         return "\(TerminalText.sanitized(waveform.path)) · \(UnitFormat.fixed(waveform.seconds.lowerBound, 2))–\(UnitFormat.fixed(waveform.seconds.upperBound, 2)) s · "
             + "\(waveform.sampleRate) Hz · " + (scale == .linear ? "linear" : "dBFS from \(UnitFormat.fixed(floor, 0))")
-            + (clipped > 0 ? " · \(clipped) clipped sample\(clipped == 1 ? "" : "s")" : "")
+            + (clipped > 0 ? " · \(UnitFormat.grouped(clipped)) clipped sample\(clipped == 1 ? "" : "s")" : "")
     }
 }
