@@ -16,6 +16,9 @@ struct SignalPath: AsyncParsableCommand {
             ndjson, or with --output FILE, whose extension picks the format (.txt .csv .tsv .json \
             .ndjson; charts: .png .svg .pdf); a --format that disagrees with it is a usage error.
 
+            Short options, one meaning each in every command that has the option: -f (--format), \
+            -o (--output), -r (--range), -j (--jobs), -h (--help).
+
             Exit codes: 0 success; 64 usage error; 65 a file is not usable audio; 66 a file cannot be \
             opened; 73 an output file cannot be created; 74 a read or write failed. When several \
             files are given, the others are still processed and the exit code is that of the first \

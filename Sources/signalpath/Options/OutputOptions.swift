@@ -112,12 +112,12 @@ extension DataCommand {
 /// a report stays a report when piped and a picture becomes CSV.
 struct OutputOptions<Command: DataCommand>: ParsableArguments {
     @Option(
-        name: .long, help: ArgumentHelp(Command.formatHelp, valueName: "format"), completion: .list(Command.formats.map(\.rawValue)),
+        name: [.customShort("f"), .long], help: ArgumentHelp(Command.formatHelp, valueName: "format"), completion: .list(Command.formats.map(\.rawValue)),
         transform: { try Command.format($0) })
     var format: OutputFormat?
 
     @Option(
-        name: .long,
+        name: [.customShort("o"), .long],
         help: ArgumentHelp(
             "Write to FILE instead of standard output, whole or not at all; its extension picks the format: \(OutputFormat.list(Command.extensions))."
                 + (Command.writesFilePerInput
