@@ -39,9 +39,11 @@ struct SignalPath: AsyncParsableCommand {
         ]
     )
 
-    /// ArgumentParser's own main, with three additions: a first argument that is not a command
+    /// ArgumentParser's own main, with four additions: a first argument that is not a command
     /// gets a suggestion (one line, exit 64) before the rest is parsed, a command named first is
-    /// parsed on its own (`parse`), and a command about to read audio from a terminal says so.
+    /// parsed on its own (`parse`), a command line that fails with an option the command does not
+    /// have is answered by naming that option, and a command about to read audio from a terminal
+    /// says so.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let commands = configuration.subcommands.map { $0._commandName }
@@ -49,8 +51,21 @@ struct SignalPath: AsyncParsableCommand {
             StandardError.writeLine(mistake.message)
             exit(withError: ExitCode(ExitStatus.usage))
         }
+        var command: ParsableCommand
         do {
-            var command = try await parse(arguments)
+            command = try await parse(arguments)
+        } catch {
+            // Whatever failed (a `validate()` included), an unknown option is the first thing to
+            // fix; help and --version, which also arrive as errors, are left alone.
+            if exitCode(for: error) != .success, let name = arguments.first, let named = configuration.subcommands.first(where: { $0._commandName == name }),
+                let unknown = UnknownOption(arguments: Array(arguments.dropFirst()), command: name, declared: DeclaredOptions(named, versioned: !configuration.version.isEmpty))
+            {
+                StandardError.writeLine(unknown.message)
+                exit(withError: ExitCode(ExitStatus.usage))
+            }
+            exit(withError: error)
+        }
+        do {
             if let notice = StandardInputNotice(for: command) {
                 StandardError.writeLine(notice.line)
                 if notice.refuses { throw ExitCode(ExitStatus.usage) }
