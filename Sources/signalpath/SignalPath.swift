@@ -7,8 +7,11 @@ struct SignalPath: AsyncParsableCommand {
         commandName: "signalpath",
         abstract: "Audio signal analysis for the terminal: levels, loudness, spectra and more.",
         discussion: """
-            Reads WAV, RF64, Wave64, AIFF, CAF, FLAC, Ogg Vorbis, Opus and MP3 files of any size, and \
-            standard input (`-`). Data goes to standard output, messages to standard error.
+            Reads files of any size: WAV, RF64, Wave64, AIFF, CAF, AU, FLAC, Ogg Vorbis, Opus, MP3 and \
+            MP2 itself and through libsndfile; M4A and MP4 (AAC, ALAC), MOV, Matroska (MKV, MKA), \
+            WebM, AAC (ADTS), AC-3, E-AC-3, DTS, WMA, WavPack and the soundtrack of a video (MP4, MOV, \
+            MKV, WebM) through FFmpeg's libraries; and standard input (`-`). Data goes to standard \
+            output, messages to standard error.
 
             What a pipe gets: a command whose terminal view is a report (info, analyze, check) writes the \
             same report when piped, without colour; one whose view is a picture (loudness, spectrum, \
