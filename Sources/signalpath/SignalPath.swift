@@ -7,14 +7,20 @@ struct SignalPath: AsyncParsableCommand {
         commandName: "signalpath",
         abstract: "Audio signal analysis for the terminal: levels, loudness, spectra and more.",
         discussion: """
-            Reads WAV, RF64, Wave64, AIFF, CAF, FLAC, Ogg Vorbis, Opus and MP3 files of any size, and \
-            standard input (`-`). Data goes to standard output, messages to standard error.
+            Reads files of any size: WAV, RF64, Wave64, AIFF, CAF, AU, FLAC, Ogg Vorbis, Opus, MP3 and \
+            MP2 itself and through libsndfile; M4A and MP4 (AAC, ALAC), MOV, Matroska (MKV, MKA), \
+            WebM, AAC (ADTS), AC-3, E-AC-3, DTS, WMA, WavPack and the soundtrack of a video (MP4, MOV, \
+            MKV, WebM) through FFmpeg's libraries; and standard input (`-`). Data goes to standard \
+            output, messages to standard error.
 
             What a pipe gets: a command whose terminal view is a report (info, analyze, check) writes the \
             same report when piped, without colour; one whose view is a picture (loudness, spectrum, \
             spectrogram, waveform) writes its data as CSV. Programs ask with --format csv, tsv, json or \
             ndjson, or with --output FILE, whose extension picks the format (.txt .csv .tsv .json \
             .ndjson; charts: .png .svg .pdf); a --format that disagrees with it is a usage error.
+
+            Short options, one meaning each in every command that has the option: -f (--format), \
+            -o (--output), -r (--range), -j (--jobs), -h (--help).
 
             Exit codes: 0 success; 64 usage error; 65 a file is not usable audio; 66 a file cannot be \
             opened; 73 an output file cannot be created; 74 a read or write failed. When several \
@@ -36,9 +42,11 @@ struct SignalPath: AsyncParsableCommand {
         ]
     )
 
-    /// ArgumentParser's own main, with three additions: a first argument that is not a command
+    /// ArgumentParser's own main, with four additions: a first argument that is not a command
     /// gets a suggestion (one line, exit 64) before the rest is parsed, a command named first is
-    /// parsed on its own (`parse`), and a command about to read audio from a terminal says so.
+    /// parsed on its own (`parse`), a command line that fails with an option the command does not
+    /// have is answered by naming that option, and a command about to read audio from a terminal
+    /// says so.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let commands = configuration.subcommands.map { $0._commandName }
@@ -46,8 +54,21 @@ struct SignalPath: AsyncParsableCommand {
             StandardError.writeLine(mistake.message)
             exit(withError: ExitCode(ExitStatus.usage))
         }
+        var command: ParsableCommand
         do {
-            var command = try await parse(arguments)
+            command = try await parse(arguments)
+        } catch {
+            // Whatever failed (a `validate()` included), an unknown option is the first thing to
+            // fix; help and --version, which also arrive as errors, are left alone.
+            if exitCode(for: error) != .success, let name = arguments.first, let named = configuration.subcommands.first(where: { $0._commandName == name }),
+                let unknown = UnknownOption(arguments: Array(arguments.dropFirst()), command: name, declared: DeclaredOptions(named, versioned: !configuration.version.isEmpty))
+            {
+                StandardError.writeLine(unknown.message)
+                exit(withError: ExitCode(ExitStatus.usage))
+            }
+            exit(withError: error)
+        }
+        do {
             if let notice = StandardInputNotice(for: command) {
                 StandardError.writeLine(notice.line)
                 if notice.refuses { throw ExitCode(ExitStatus.usage) }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import SignalPathTestSupport
 
-/// Every option a command accepts changes its output or is refused (exit 64, naming the option).
-/// The options come from the command's own --help, so one added later without a case here fails.
+/// Every option a command accepts changes its output or is refused (exit 64, naming the option),
+/// and is accepted somewhere: help lists no option its command always refuses. The options come
+/// from the command's own description of them, so one added later without a case here fails.
 @Suite("every option changes something or is refused")
 struct OptionAuditCLITests {
     let scratch = ScratchDirectory("audit")
@@ -37,15 +38,13 @@ struct OptionAuditCLITests {
         "--rescan": "analyses again rows made with other settings, which a fresh database has none of (ScanCLITests)",
     ]
 
-    /// The options `command --help` lists.
+    /// Options of replay's screen, which a pipe refuses: accepted on a terminal (LiveCLITests
+    /// draws the screen on a pseudo-terminal; its views and keys are ReplaySessionTests').
+    static let screenOnly = ["--view": "replay's view on a terminal", "--stats": "replay's cache line on a terminal"]
+
+    /// The options `command --help` lists, as the binary describes them (`--experimental-dump-help`).
     func listedOptions(_ command: String) throws -> Set<String> {
-        let help = try signalpath(command, "--help").stdout
-        var options: Set<String> = []
-        for line in help.split(separator: "\n") where line.hasPrefix("  --") {
-            let name = line.dropFirst(2).split(separator: " ")[0]
-            for part in name.split(separator: "/") { options.insert(String(part)) }
-        }
-        return options
+        Set(try declaredOptions(command).flatMap(\.long).map { "--" + $0 })
     }
 
     /// Runs `arguments` and returns what it produced: exit status, standard output, standard error
@@ -90,6 +89,13 @@ struct OptionAuditCLITests {
         return path
     }
 
+    /// 1 s of 1 kHz at -6 dBFS, 8 kHz, with two consecutive full-scale samples.
+    func clippedRun() -> String {
+        var samples = sine(1000, dbfs: -6, seconds: 1, sampleRate: 8000)
+        for frame in 100..<102 { samples[frame] = 1 }
+        return scratch.write("clipped-run.wav", PCMFileBuilder(container: .wav, encoding: .signed16, channels: 1, sampleRate: 8000).file(samples: samples))
+    }
+
     func commandScenarios(_ command: String) -> [Scenario] {
         let stereo = sample("stereo-440L-880R-44k1-s16.wav")  // 1 s: 440 Hz left, 880 Hz right
         let sine = sample("sine-1k-48k-s16-mono.wav")  // 2 s of 1 kHz
@@ -105,7 +111,7 @@ struct OptionAuditCLITests {
                         Variant("--resolution", "5"), Variant("--window-size", "2048"), Variant("--window", "flat-top"), Variant("--overlap", "75"),
                         Variant("--average", "max"), Variant("--channel", "left"), Variant("--scale", "psd"), Variant("--min-freq", "100"),
                         Variant("--max-freq", "1000"), Variant("--smooth", "1/3"), Variant("--bands", "1/3"), Variant("--weighting", "A"),
-                        Variant("--peaks", "2"), Variant("--a4", "415"), Variant("--format", "json"), Variant("--output", out + ".json"),
+                        Variant("--peaks", "2"), Variant("--a4", "415"), Variant("--format", "json"), Variant("--output", out + ".csv"),
                         Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"), Variant("--floor", "-90"),
                         Variant("--ceiling", "10"), Variant("--linear"), Variant("--style", "bars"), Variant("--size", "800x450"),
                         Variant("--theme", "dark"), Variant("--dpi", "192"),
@@ -124,7 +130,10 @@ struct OptionAuditCLITests {
                     variants: [Variant("--dpi", "192"), Variant("--theme", "dark"), Variant("--size", "400x200"), Variant("--bands", "1/3")]),
                 Scenario(
                     base: ["spectrum", stereo, "--format", "plot", "--width", "60"],
-                    variants: [Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192")]),
+                    variants: [
+                        Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"), Variant("--width", "70"), Variant("--height", "20"),
+                        Variant("--color", "always"),
+                    ]),
                 Scenario(
                     base: ["spectrum", stereo, "--format", "text"],
                     variants: [Variant("--smooth", "1/3"), Variant("--bands", "1/3"), Variant("--a4", "415"), Variant("--peaks", "2"), Variant("--scale", "psd")]),
@@ -170,8 +179,7 @@ struct OptionAuditCLITests {
                         Variant("--range", "0..0.5"), Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--channel", "left"),
                         Variant("--columns", "10"), Variant("--scale", "dbfs"), Variant("--format", "json"), Variant("--output", out + ".csv"),
                         Variant("--width", "100"), Variant("--height", "30"), Variant("--color", "always"), Variant("--floor", "-40"),
-                        Variant("--ceiling", "0"), Variant("--linear"), Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"),
-                        Variant("--stream", "1"),
+                        Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"), Variant("--stream", "1"),
                     ]),
                 Scenario(
                     base: ["waveform", chord, "--format", "plot", "--width", "60", "--height", "16"],
@@ -209,25 +217,27 @@ struct OptionAuditCLITests {
                     base: ["loudness", sine, "--format", "csv"],
                     variants: [
                         Variant("--range", "0..1"), Variant("--start", "0.5"), Variant("--duration", "1"), Variant("--interval", "200ms"),
-                        Variant("--format", "json"), Variant("--output", out + ".ndjson"), Variant("--width", "100"), Variant("--height", "30"),
-                        Variant("--color", "always"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--linear"), Variant("--target", "-23"),
+                        Variant("--format", "json"), Variant("--output", out + ".csv"), Variant("--width", "100"), Variant("--height", "30"),
+                        Variant("--color", "always"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--target", "-23"),
                         Variant("--tolerance", "2"), Variant("--true-peak", "accurate"), Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(
                     base: ["loudness", chord, "--format", "plot", "--width", "60", "--height", "16"],
                     variants: [
                         Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--target", "-23"),
-                        Variant("--interval", "1s"), Variant("--range", "1..3"), Variant("--color", "always"), Variant("--linear"),
+                        Variant("--interval", "1s"), Variant("--range", "1..3"), Variant("--color", "always"),
                         Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(
                     base: ["loudness", chord, "--format", "png", "--size", "320x180"],
                     variants: [
                         Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--target", "-23"),
-                        Variant("--interval", "1s"), Variant("--range", "1..3"), Variant("--color", "always"), Variant("--linear"),
+                        Variant("--interval", "1s"), Variant("--range", "1..3"), Variant("--color", "always"),
                         Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"),
                     ]),
                 Scenario(base: ["loudness", chord, "--format", "svg", "--target", "-23"], variants: [Variant("--tolerance", "3")]),
+                // The true peak is in the summary that JSON holds (the CSV series refuses --true-peak).
+                Scenario(base: ["loudness", chord, "--format", "json"], variants: [Variant("--true-peak", "accurate")]),
             ]
         case "check":
             return [
@@ -244,7 +254,9 @@ struct OptionAuditCLITests {
                         Variant("--true-peak", "accurate"),
                         // Adds the lossless_origin rule (the sine passes it; the rule's row changes the output).
                         Variant("--require-lossless-origin"),
-                    ])
+                    ]),
+                // A run of two full-scale samples: no clipping at the default run of 3, clipping at 1.
+                Scenario(base: ["check", clippedRun(), "--max-clipped", "0", "--format", "json"], variants: [Variant("--clip-run", "1")]),
             ]
         case "events":
             // 5 s at 8 kHz: quiet noise with 0.3 s of zero at 1 s and a 4-sample clipped run,
@@ -284,7 +296,11 @@ struct OptionAuditCLITests {
                     variants: [
                         Variant("--raw", "s32le"), Variant("--rate", "16000"), Variant("--channels", "2"), Variant("--duration", "0.1"),
                         Variant("--fps", "20"), Variant("--device", "default"),
-                    ])
+                    ]),
+                // ALSA's null device: silence, captured (--device is refused with --input -).
+                Scenario(
+                    base: ["record", out + ".wav", "--device", "null", "--duration", "0.1", "--channels", "1", "--rate", "8000"],
+                    variants: [Variant("--duration", "0.2")]),
             ]
         default: return []
         }
@@ -304,23 +320,30 @@ struct OptionAuditCLITests {
         let file = command == "record" ? scratch.file("out.wav") : nil
         let input = command == "record" ? raw : nil
         var problems: [String] = []
+        // The options some command line took: each listed option must be among them.
+        var accepted: Set<String> = []
         for scenario in scenarios {
             let baseline = try outcome(scenario.base, file: file, input: input)
             try #require(baseline.status == 0, "\(scenario.base): \(baseline.stderr)")
+            accepted.formUnion(scenario.base.filter { $0.hasPrefix("--") })
             for variant in scenario.variants {
                 let result = try outcome(scenario.base + variant.arguments, file: file, input: input)
                 let label = "\(scenario.base.first!) … \(scenario.base.dropFirst(2).joined(separator: " ")) + \(variant.arguments.joined(separator: " "))"
                 if result.status == 64 {
                     if !result.stderr.contains(variant.option) { problems.append("\(label): refused without naming \(variant.option): \(result.stderr.prefix(200))") }
                     // A value the parser could not take is not a refusal of the option.
-                    if ["Missing value", "Unknown option", "Unexpected argument", "is invalid for"].contains(where: result.stderr.contains) {
+                    if ["Missing value", "unknown option", "Unknown option", "Unexpected argument", "is invalid for"].contains(where: result.stderr.contains) {
                         problems.append("\(label): not parsed: \(result.stderr.prefix(200))")
                     }
-                } else if result.status == baseline.status && result.output == baseline.output {
-                    problems.append("\(label): accepted and changed nothing")
+                } else {
+                    accepted.formUnion(variant.arguments.filter { $0.hasPrefix("--") })
+                    if result.status == baseline.status && result.output == baseline.output { problems.append("\(label): accepted and changed nothing") }
                 }
             }
         }
+        let neverAccepted = try listedOptions(command).subtracting(accepted).subtracting(Self.exempt.keys).subtracting(Self.screenOnly.keys)
+            .subtracting(["--help"])
+        #expect(neverAccepted.isEmpty, "\(command) --help lists options it refuses in every case: \(neverAccepted.sorted())")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
@@ -343,6 +366,11 @@ struct OptionAuditCLITests {
         let list = scratch.file("scan-audit.list"), listed = scratch.file("listed.wav")
         try Data(builder.file(samples: sine(1000, dbfs: -3, seconds: 0.5, sampleRate: 8000))).write(to: URL(fileURLWithPath: listed))
         try Data(listed.utf8).write(to: URL(fileURLWithPath: list))
+        let nulList = scratch.file("scan-audit.list0")
+        try Data((listed + "\0").utf8).write(to: URL(fileURLWithPath: nulList))
+        // --duplicates reads a database made with --content-hash, and no paths.
+        let hashed = scratch.file("audit-hashed.db")
+        _ = try signalpath("scan", folder, "--db", hashed, "--content-hash")
         let stamp = try NSRegularExpression(pattern: "\"(analyzed_at|seconds)\": ?\"?[0-9.:TZ-]*\"?")
         func normalised(_ data: Data) -> String {
             let text = String(decoding: data, as: UTF8.self)
@@ -350,6 +378,10 @@ struct OptionAuditCLITests {
         }
         var runs = 0
         func scan(_ arguments: [String]) throws -> (status: Int32, output: String, stderr: String) {
+            if arguments.first == "--duplicates" {
+                let result = try signalpath(["scan", "--db", hashed, "--format", "json"] + arguments)
+                return (result.status, normalised(result.stdoutData), result.stderr)
+            }
             runs += 1
             let database = scratch.file("audit-\(runs).db")
             let result = try signalpath(["scan", folder, "--db", database, "--format", "json"] + arguments)
@@ -367,7 +399,7 @@ struct OptionAuditCLITests {
             (
                 "scan", scan,
                 [
-                    Variant("--include", "b*"), Variant("--exclude", "a*"), Variant("--files-from", list), Variant("--null"),
+                    Variant("--include", "b*"), Variant("--exclude", "a*"), Variant("--files-from", list), Variant("--null", "--files-from", nulList),
                     Variant("--shard", "2/2"), Variant("--duplicates"), Variant("--profile", "ebu-r128"), Variant("--events"),
                     Variant("--content-hash"), Variant("--rms-reference", "sine"), Variant("--silence-threshold", "-30"),
                     Variant("--clip-run", "1"), Variant("--tones", "1"), Variant("--harmonics", "3"), Variant("--fft-size", "1024"),
@@ -381,19 +413,24 @@ struct OptionAuditCLITests {
         var problems: [String] = []
         for (command, run, variants) in cases {
             let covered = Set(variants.map(\.option)).union(Self.exempt.keys).union(["--help"])
-            let missing = try listedOptions(command).subtracting(covered)
+            let listed = try listedOptions(command)
+            let missing = listed.subtracting(covered)
             #expect(missing.isEmpty, "\(command): options without an audit case: \(missing.sorted())")
             let baseline = try run([])
+            var accepted: Set<String> = []
             for variant in variants {
                 try? FileManager.default.removeItem(atPath: out + ".json")
                 let result = try run(variant.arguments)
                 let label = "\(command) + \(variant.arguments.joined(separator: " "))"
                 if result.status == 64 {
                     if !result.stderr.contains(variant.option) { problems.append("\(label): refused without naming \(variant.option): \(result.stderr.prefix(200))") }
-                } else if result.status == baseline.status && result.output == baseline.output {
-                    problems.append("\(label): accepted and changed nothing")
+                } else {
+                    accepted.insert(variant.option)
+                    if result.status == baseline.status && result.output == baseline.output { problems.append("\(label): accepted and changed nothing") }
                 }
             }
+            let neverAccepted = Set(variants.map(\.option)).subtracting(accepted)
+            #expect(neverAccepted.isEmpty, "\(command) --help lists options it refuses in every case: \(neverAccepted.sorted())")
         }
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
@@ -422,7 +459,7 @@ struct OptionAuditCLITests {
             case "waveform": ["--columns", "4"]
             default: [String]()
             }
-        let result = try signalpath([command] + files + ["--output", "{dir}/{stem}.json", "--jobs", "2"] + extra)
+        let result = try signalpath([command] + files + ["--output", "{dir}/{stem}.json"] + (command == "info" ? [] : ["--jobs", "2"]) + extra)
         let written = files.map { String($0.dropLast(".wav".count)) + ".json" }
         if ["info", "analyze", "check"].contains(command) {
             #expect(result.status == 64, "\(command): \(result.stderr)")

@@ -128,11 +128,16 @@ struct WaveformCLITests {
         let path = sample("sine-1k-48k-s16-mono.wav")
         for (arguments, option) in [
             (["--format", "plot", "--columns", "10"], "--columns"), (["--format", "csv", "--scale", "dbfs"], "--scale"),
-            (["--format", "plot", "--floor", "-40"], "--floor"), (["--format", "plot", "--linear"], "--linear"),
-            (["--format", "plot", "--ceiling", "0"], "--ceiling"), (["--format", "csv", "--width", "50"], "--width"),
+            (["--format", "plot", "--floor", "-40"], "--floor"), (["--format", "csv", "--floor", "-40"], "--floor"),
+            (["--format", "plot", "--scale", "dbfs", "--floor", "3"], "--floor"), (["--format", "csv", "--width", "50"], "--width"),
         ] {
             let result = try signalpath(["waveform", path] + arguments)
             #expect(result.status == 64 && result.stderr.contains(option), "\(arguments): \(result.stderr)")
+        }
+        // A waveform has no frequency axis and its lanes end at full scale: these are not its options.
+        for option in ["--linear", "--ceiling"] {
+            let result = try signalpath(["waveform", path, "--format", "plot", option] + (option == "--ceiling" ? ["0"] : []))
+            #expect(result.status == 64 && result.stderr.hasPrefix("signalpath: \(option): unknown option of waveform"), "\(result.stderr)")
         }
     }
 

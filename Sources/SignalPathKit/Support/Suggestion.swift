@@ -32,4 +32,52 @@ public enum Suggestion {
         guard let best = scored.map(\.distance).min() else { return [] }
         return scored.filter { $0.distance == best }.map(\.candidate)
     }
+
+    /// The options `typed` (an option's name without its dashes) probably meant, best first, at
+    /// most `limit`. Options it begins come first, the shortest completions first (`fft` →
+    /// `fft-size`, `windo` → `window` before `window-size`); then those whose hyphen-separated
+    /// words it begins, word for word in order (`silence` → `min-silence`, `thresh` →
+    /// `silence-threshold`); both kinds are equally good guesses and are listed together. Failing
+    /// those, the options within a third of their length in edits (at least one), those with every
+    /// letter of `typed` in order first (a letter left out: `rae` → `rate`, not `raw`); several
+    /// only when as near as each other.
+    public static func nearestOptions(to typed: String, among options: [String], limit: Int = 2) -> [String] {
+        let word = typed.lowercased()
+        guard !word.isEmpty else { return [] }
+        // Shortest first, and in the given order among names of one length.
+        let shortestFirst = { (matches: [String]) in matches.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(\.element) }
+        let prefixed = shortestFirst(options.filter { $0.lowercased().hasPrefix(word) })
+        let worded = shortestFirst(options.filter { !prefixed.contains($0) && beginsWords(word, of: $0.lowercased()) })
+        if !(prefixed + worded).isEmpty { return Array((prefixed + worded).prefix(limit)) }
+        let scored = options.map { option in
+            (option: option, distance: distance(word, option), dropped: isSubsequence(word, of: option.lowercased()) ? 0 : 1)
+        }
+        .filter { $0.distance <= max(1, min(3, $0.option.count / 3)) && $0.distance < $0.option.count }
+        guard let best = scored.map({ ($0.distance, $0.dropped) }).min(by: <) else { return [] }
+        let nearest = scored.filter { ($0.distance, $0.dropped) == best }.map(\.option)
+        return Array(nearest.prefix(limit))
+    }
+
+    /// True when each hyphen-separated word of `typed` (two letters or more) begins a word of
+    /// `option`, in order: `true-pe` and `peak` both begin words of `max-true-peak`.
+    static func beginsWords(_ typed: String, of option: String) -> Bool {
+        let typedWords = typed.split(separator: "-"), optionWords = option.split(separator: "-")
+        guard !typedWords.isEmpty, typedWords.allSatisfy({ $0.count >= 2 }) else { return false }
+        var next = optionWords.startIndex
+        for typedWord in typedWords {
+            guard let found = optionWords[next...].firstIndex(where: { $0.hasPrefix(typedWord) }) else { return false }
+            next = found + 1
+        }
+        return true
+    }
+
+    /// True when every character of `word` is in `text`, in order.
+    static func isSubsequence(_ word: String, of text: String) -> Bool {
+        var remaining = Substring(text)
+        for character in word {
+            guard let found = remaining.firstIndex(of: character) else { return false }
+            remaining = remaining[remaining.index(after: found)...]
+        }
+        return true
+    }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import SignalPathKit
 
-struct LoudnessCommand: AsyncParsableCommand, DataCommand {
+struct LoudnessCommand: AsyncParsableCommand, LevelAxisCommand {
     static let configuration = CommandConfiguration(
         commandName: "loudness",
         _superCommandName: "signalpath",
@@ -38,12 +38,17 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
     static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg, .png, .pdf]
     static let view = TerminalView.picture
     static let writesFilePerInput = true
+    static let levelUnit = "lufs"
+    static let floorHelp = "Lowest loudness shown, LUFS (default: 40 LU below the top, and 5 LU below the --target band)."
+    static let ceilingHelp = "Highest loudness shown, LUFS (default: the loudest point or the --target band, rounded up to 5 LU, plus 5)."
+    static let defaultFloor: Double? = nil
 
     @OptionGroup var input: FileArguments
     @OptionGroup var streamOption: StreamOptions
     @OptionGroup var range: RangeOptions
     @OptionGroup var output: OutputOptions<LoudnessCommand>
     @OptionGroup var plotting: PlotOptions
+    @OptionGroup var levelAxis: LevelAxisOptions<LoudnessCommand>
     @OptionGroup var jobs: JobOptions
     @OptionGroup var truePeak: TruePeakOptions
 
@@ -66,8 +71,7 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
     /// Options that would change nothing in the chosen format are refused.
     func validate() throws {
         let format = output.resolvedFormat
-        try plotting.refuseInapplicable(output)
-        if plotting.linear { throw ValidationError("--linear applies to a frequency axis; loudness is drawn over time, which is always linear.") }
+        try plotting.refuseInapplicable(output, pictureOnly: levelAxis.given)
         if tolerance != nil && target == nil { throw ValidationError("--tolerance is the width of the --target band; give --target too.") }
         if target != nil && !format.isPicture {
             throw output.pictureOnly(
@@ -157,8 +161,8 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
             points: points, times: times, integrated: summary.integrated)
         view.target = target.map { ($0, tolerance ?? 1) }
         view.summary = summary.summaryLines
-        view.floor = plotting.floor
-        view.ceiling = plotting.ceiling
+        view.floor = levelAxis.floor
+        view.ceiling = levelAxis.ceiling
         view.monochrome = plotting.isMonochrome(format)
         return view
     }

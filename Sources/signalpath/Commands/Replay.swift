@@ -53,7 +53,7 @@ struct Replay: ParsableCommand {
         transform: OptionValue.bandFraction)
     var bands: OctaveFraction?
 
-    @Option(name: .long, help: "Frame lines when piped: ndjson or csv (default: ndjson).")
+    @Option(name: [.customShort("f"), .long], help: "Frame lines when piped: ndjson or csv (default: ndjson).")
     var format: LineFormat?
 
     @Flag(name: .long, inversion: .prefixedNo, help: "Pace frames in real time when piped (--no-realtime: as fast as possible; default: real time).")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import SignalPathKit
 
-struct Spectrogram: AsyncParsableCommand, DataCommand {
+struct Spectrogram: AsyncParsableCommand, LevelAxisCommand {
     static let configuration = CommandConfiguration(
         commandName: "spectrogram",
         _superCommandName: "signalpath",
@@ -37,6 +37,10 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     static let formats: [OutputFormat] = [.plot, .csv, .tsv, .json, .ndjson, .svg, .png, .pdf]
     static let view = TerminalView.picture
     static let writesFilePerInput = true
+    static let levelUnit = "db"
+    static let floorHelp = "Level at the cold end of the colour map, dB as --scale reads it (default: -120)."
+    static let ceilingHelp = "Level at the hot end of the colour map, dB as --scale reads it (default: 0; with --scale psd the strongest level, rounded up to 10 dB)."
+    static let defaultFloor: Double? = -120
 
     @OptionGroup var input: FileArguments
     @OptionGroup var streamOption: StreamOptions
@@ -45,6 +49,10 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     @OptionGroup var output: OutputOptions<Spectrogram>
     @OptionGroup var jobs: JobOptions
     @OptionGroup var plotting: PlotOptions
+    @OptionGroup var levelAxis: LevelAxisOptions<Spectrogram>
+
+    @Flag(name: .long, help: "Linear frequency axis (default: logarithmic, from 20 Hz).")
+    var linear = false
 
     @Option(
         name: .long, help: ArgumentHelp("Channel: 1…N, left, right, a position (FL, LFE, SL, …), mix or all (default: mix for a plot, all for data).", valueName: "channel"),
@@ -71,7 +79,7 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
     /// Options that would change nothing in the chosen format are refused.
     func validate() throws {
         let format = output.resolvedFormat
-        try plotting.refuseInapplicable(output)
+        try plotting.refuseInapplicable(output, pictureOnly: levelAxis.given + [("--linear", linear)])
         try output.check(inputs: input.files)
         if let minFreq, let maxFreq, minFreq >= maxFreq { throw ValidationError("--min-freq must be below --max-freq.") }
         if format.isPicture {
@@ -171,7 +179,7 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
         let presentation = self.presentation
         let rate = Double(file.format.sampleRate)
         let nyquist = rate / 2
-        let logarithmic = !plotting.linear
+        let logarithmic = !linear
         let lowest = minFreq.map { max($0, logarithmic ? 1 : 0) } ?? (logarithmic ? min(20, nyquist / 2) : 0)
         let range = lowest...max(min(maxFreq ?? nyquist, nyquist), lowest + 1e-9)
         // The title needs the analyser's fitted parameters, the analyser the plot's width: a
@@ -181,7 +189,7 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
         let unit = presentation.scale == .dbfs ? "dBFS" : presentation.scale == .psd ? "dB re 1 FS²/Hz" : "dB re 1 FS²"
         var view = SpectrogramChart(
             plotting.chartStyle, title: probe.title(scale: presentation.scale), unit: unit, frequencies: probe.frequencies, frequencyRange: range,
-            logarithmic: logarithmic, times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate, floor: plotting.floorLevel,
+            logarithmic: logarithmic, times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate, floor: levelAxis.floorLevel,
             colorMap: colormap ?? .viridis)
         let count = view.analysisColumns(frameCount: Int64(frames.count), windowSize: probe.parameters.windowSize)
         let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .mix, parameters: parameters, columns: count)
@@ -189,7 +197,7 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
             view.set(frame: frame.index, of: count, powers: analyzer.spectrum(of: frame).powers(in: presentation.scale)[0])
             done(frame)
         }
-        let ceiling = plotting.ceiling ?? max(Self.defaultCeiling(highest: view.highest, scale: presentation.scale), plotting.floorLevel + 10)
+        let ceiling = levelAxis.ceiling ?? max(Self.defaultCeiling(highest: view.highest, scale: presentation.scale), levelAxis.floorLevel + 10)
         return try ChartRenderer.render(view.finished(ceiling: ceiling), as: format.chart!)
     }
 
@@ -211,14 +219,14 @@ struct Spectrogram: AsyncParsableCommand, DataCommand {
         var view = SpectrogramPlot(
             title: analyzer.title(scale: presentation.scale), frequencies: analyzer.frequencies, frames: levels,
             times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate)
-        view.logarithmic = !plotting.linear
+        view.logarithmic = !linear
         if minFreq != nil || maxFreq != nil {
             let nyquist = rate / 2
             let lowest = minFreq.map { max($0, view.logarithmic ? 1 : 0) } ?? (view.logarithmic ? min(20, nyquist / 2) : 0)
             view.frequencyRange = lowest...max(min(maxFreq ?? nyquist, nyquist), lowest + 1e-9)
         }
-        view.floor = plotting.floorLevel
-        view.ceiling = plotting.ceiling ?? max(Self.defaultCeiling(levels, scale: presentation.scale), view.floor + 10)
+        view.floor = levelAxis.floorLevel
+        view.ceiling = levelAxis.ceiling ?? max(Self.defaultCeiling(levels, scale: presentation.scale), view.floor + 10)
         view.shades = plotting.isMonochrome(format)
         return plotting.render(format, defaultHeight: 32, theme: Theme(colorMap: colormap ?? .viridis)) { canvas, area in view.draw(into: &canvas, area: area) }
     }

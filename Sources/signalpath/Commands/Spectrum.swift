@@ -1,7 +1,7 @@
 import ArgumentParser
 import SignalPathKit
 
-struct Spectrum: AsyncParsableCommand, DataCommand {
+struct Spectrum: AsyncParsableCommand, LevelAxisCommand {
     static let configuration = CommandConfiguration(
         commandName: "spectrum",
         _superCommandName: "signalpath",
@@ -42,6 +42,10 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
     static let formats: [OutputFormat] = [.plot, .text, .csv, .tsv, .json, .ndjson, .svg, .png, .pdf]
     static let view = TerminalView.picture
     static let writesFilePerInput = true
+    static let levelUnit = "db"
+    static let floorHelp = "Lowest level shown, in the unit of --scale (default: -120)."
+    static let ceilingHelp = "Highest level shown, in the unit of --scale (default: 5 dB or more above the strongest level, on a multiple of 10)."
+    static let defaultFloor: Double? = -120
 
     @OptionGroup var input: FileArguments
     @OptionGroup var streamOption: StreamOptions
@@ -52,6 +56,10 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
     @OptionGroup var output: OutputOptions<Spectrum>
     @OptionGroup var jobs: JobOptions
     @OptionGroup var plotting: PlotOptions
+    @OptionGroup var levelAxis: LevelAxisOptions<Spectrum>
+
+    @Flag(name: .long, help: "Linear frequency axis (default: logarithmic).")
+    var linear = false
 
     @Option(name: .long, help: "Plot traces as lines (braille) or bars (eighth blocks; always for --bands) (default: lines).")
     var style: SpectrumPlot.TraceStyle?
@@ -59,7 +67,7 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
     /// Options that would change nothing in the chosen format are refused.
     func validate() throws {
         let format = output.resolvedFormat
-        try plotting.refuseInapplicable(output)
+        try plotting.refuseInapplicable(output, pictureOnly: levelAxis.given + [("--linear", linear)])
         if style != nil && !format.isPicture {
             throw output.pictureOnly("--style", "shapes the plot's traces", else: "--style applies to a picture (--format plot, svg, png or pdf), not to \(format.rawValue).")
         }
@@ -89,11 +97,11 @@ struct Spectrum: AsyncParsableCommand, DataCommand {
         switch format {
         case .plot:
             let plot = report.plot(
-                style: style ?? .lines, logarithmic: !plotting.linear, floor: plotting.floorLevel, ceiling: plotting.ceiling,
+                style: style ?? .lines, logarithmic: !linear, floor: levelAxis.floorLevel, ceiling: levelAxis.ceiling,
                 monochrome: plotting.isMonochrome(format))
             writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in plot.draw(into: &canvas, area: area) })
         case .svg, .png, .pdf:
-            let plot = report.plot(style: style ?? .lines, logarithmic: !plotting.linear, floor: plotting.floorLevel, ceiling: plotting.ceiling)
+            let plot = report.plot(style: style ?? .lines, logarithmic: !linear, floor: levelAxis.floorLevel, ceiling: levelAxis.ceiling)
             writer.write(bytes: try plotting.chartFile(format) { plot.chart($0, bands: report.rowBands) })
         case .text:
             writer.writeReport(report.text)

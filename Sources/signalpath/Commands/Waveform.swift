@@ -44,6 +44,8 @@ struct Waveform: AsyncParsableCommand, DataCommand {
     static let writesFilePerInput = true
     /// Columns of data when --columns is not given.
     static let defaultColumns = 1000
+    /// The centre line's level with --scale dbfs when --floor is not given.
+    static let defaultFloor = -60.0
 
     @OptionGroup var input: FileArguments
     @OptionGroup var range: RangeOptions
@@ -65,19 +67,24 @@ struct Waveform: AsyncParsableCommand, DataCommand {
     @Option(name: .long, help: "Vertical scale of the picture: linear (±1 full scale) or dbfs (|x| in dB from --floor to 0) (default: linear).")
     var scale: WaveformPlot.Scale?
 
+    // Levels are negative: `.unconditional` takes `-40` as the value, not as an option.
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("With --scale dbfs: the level at the centre line, dBFS, below 0 (default: \(UnitFormat.shortest(defaultFloor))).", valueName: "db"))
+    var floor: Double?
+
     /// Options that would change nothing in the chosen format are refused.
     func validate() throws {
         let format = output.resolvedFormat
         try output.check(inputs: input.files)
-        if plotting.linear { throw ValidationError("--linear sets a frequency axis; a waveform has none (see --scale).") }
-        if plotting.ceiling != nil { throw ValidationError("--ceiling applies to spectra; a waveform's lanes end at full scale.") }
-        try plotting.refuseInapplicable(output)
+        if let floor, !(floor.isFinite && (-400..<0).contains(floor)) { throw ValidationError("--floor takes -400 dBFS up to, not including, 0.") }
+        try plotting.refuseInapplicable(output, pictureOnly: [("--floor", floor != nil)])
         if format.isPicture {
             if columns != nil {
                 throw output.dataOnly(
                     "--columns", "applies to data", else: "--columns applies to data; a picture has a column per braille dot or pixel (see --width, --size).")
             }
-            if plotting.floor != nil && scale != .dbfs { throw ValidationError("--floor applies to --scale dbfs, the level at the centre line.") }
+            if floor != nil && scale != .dbfs { throw ValidationError("--floor applies to --scale dbfs, the level at the centre line.") }
         } else if scale != nil {
             throw output.pictureOnly("--scale", "applies to a picture", else: "--scale applies to a picture; data holds linear values (dB is 20·log10 of them).")
         }
@@ -107,7 +114,7 @@ struct Waveform: AsyncParsableCommand, DataCommand {
             let rate = Double(file.format.sampleRate)
             let names = (channel ?? .all).names(in: file.format.channelLayout)
             wanted = WaveformPlot.chartColumns(
-                plotting.chartStyle, channels: names, scale: scale, floor: floor, times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate)
+                plotting.chartStyle, channels: names, scale: scale, floor: floorLevel, times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate)
         default:
             wanted = columns ?? Self.defaultColumns
         }
@@ -131,13 +138,13 @@ struct Waveform: AsyncParsableCommand, DataCommand {
         writer.succeeded(json: waveform.jsonMembers)
     }
 
-    private var floor: Double { plotting.floor ?? -60 }
+    private var floorLevel: Double { floor ?? Self.defaultFloor }
 
     /// The view of `waveform` in the chosen scale.
     private func plot(_ waveform: WaveformEnvelope) -> WaveformPlot {
-        var plot = WaveformPlot(title: Self.title(waveform, scale: scale ?? .linear, floor: floor), waveform: waveform)
+        var plot = WaveformPlot(title: Self.title(waveform, scale: scale ?? .linear, floor: floorLevel), waveform: waveform)
         plot.scale = scale ?? .linear
-        plot.floor = floor
+        plot.floor = floorLevel
         plot.monochrome = plotting.isMonochrome(.plot)
         return plot
     }

@@ -3,7 +3,7 @@ import SignalPathKit
 
 /// How much to do in parallel.
 struct JobOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Worker threads for long ranges and for files side by side (default: one per core).", valueName: "n"))
+    @Option(name: [.customShort("j"), .long], help: ArgumentHelp("Worker threads for long ranges and for files side by side (default: one per core).", valueName: "n"))
     var jobs: Int?
 
     func validate() throws {

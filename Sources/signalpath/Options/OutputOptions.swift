@@ -78,6 +78,9 @@ protocol DataCommand: SendableMetatype {
 extension DataCommand {
     static var writesFilePerInput: Bool { false }
 
+    /// An `--output` pattern as this command would be given one: its picture, or its data.
+    static var patternExample: String { formats.contains(.png) ? "pictures/{stem}.png" : "\(name)/{stem}.csv" }
+
     /// The extensions `--output` takes for this command.
     static var extensions: [String] { formats.compactMap(\.fileExtension).map { "." + $0 } }
 
@@ -112,21 +115,21 @@ extension DataCommand {
 /// a report stays a report when piped and a picture becomes CSV.
 struct OutputOptions<Command: DataCommand>: ParsableArguments {
     @Option(
-        name: .long, help: ArgumentHelp(Command.formatHelp, valueName: "format"), completion: .list(Command.formats.map(\.rawValue)),
+        name: [.customShort("f"), .long], help: ArgumentHelp(Command.formatHelp, valueName: "format"), completion: .list(Command.formats.map(\.rawValue)),
         transform: { try Command.format($0) })
     var format: OutputFormat?
 
     @Option(
-        name: .long,
+        name: [.customShort("o"), .long],
         help: ArgumentHelp(
             "Write to FILE instead of standard output, whole or not at all (missing directories are created); its extension picks the format: \(OutputFormat.list(Command.extensions))."
                 + (Command.writesFilePerInput
-                    ? " A pattern with {stem}, {name} or {dir} writes a file per input ('pictures/{stem}.png'), each as if it were the only one."
+                    ? " A pattern with {stem}, {name} or {dir} writes a file per input ('\(Command.patternExample)'), each as if it were the only one."
                     : ""),
             valueName: "file"))
     var output: String?
 
-    @Flag(name: .long, help: "Replace the --output file (or, with a pattern, the files) if it exists.")
+    @Flag(name: .long, help: Command.writesFilePerInput ? "Replace the --output file (or, with a pattern, the files) if it exists." : "Replace the --output file if it exists.")
     var force = false
 
     func validate() throws {

@@ -1,12 +1,13 @@
 import ArgumentParser
 import SignalPathKit
 
-/// How plots are drawn: size, colour, levels and frequency axis. They apply to the pictures
-/// (`--format plot` on a terminal; the chart files `svg`, `png`, `pdf`); given with a data or
-/// text format they are refused. The terminal's options (--width and --height in cells, --color)
-/// and the charts' (--size in points, --theme; --dpi for PNG) are refused in the other kind.
+/// How pictures are drawn: the terminal plot's size and colour, the chart file's size, theme and
+/// resolution. They apply to the pictures (`--format plot` on a terminal; the chart files `svg`,
+/// `png`, `pdf`); given with a data or text format they are refused. The terminal's options
+/// (--width and --height in cells, --color) and the charts' (--size in points, --theme; --dpi for
+/// PNG) are refused in the other kind. What a picture's axes show is the command's own
+/// (`LevelAxisOptions`, `--linear`, waveform's `--scale`).
 struct PlotOptions: ParsableArguments {
-    static let defaultFloor = -120.0
     /// CSS's reference resolution: at 96 dpi a PNG has one pixel per point of --size.
     static let referenceDPI = 96.0
 
@@ -18,20 +19,6 @@ struct PlotOptions: ParsableArguments {
 
     @Option(name: .long, help: "Colour: auto (when standard output is a terminal and NO_COLOR is not set), always or never (default: auto).")
     var color: ColorDepth.Choice?
-
-    // Levels are negative: `.unconditional` takes `-90` as the value, not as an option.
-    @Option(
-        name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Lowest level shown, dB (default: \(Int(defaultFloor))); on a loudness chart, 40 LU below its top.", valueName: "db"))
-    var floor: Double?
-
-    @Option(
-        name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Highest level shown, dB (default: the maximum, rounded up; for a spectrogram 0, or with --scale psd its maximum rounded up).", valueName: "db"))
-    var ceiling: Double?
-
-    @Flag(name: .long, help: "Linear frequency axis (default: logarithmic).")
-    var linear = false
 
     @Option(
         name: .long, help: ArgumentHelp("Chart size, WIDTHxHEIGHT: pixels of a PNG at 96 dpi, points of SVG and PDF (default: 1200x675).", valueName: "wxh"),
@@ -49,19 +36,16 @@ struct PlotOptions: ParsableArguments {
     func validate() throws {
         if let width, !(8...1000).contains(width) { throw ValidationError("--width takes 8 to 1000 columns.") }
         if let height, !(4...500).contains(height) { throw ValidationError("--height takes 4 to 500 rows.") }
-        if let floor, !(floor.isFinite && (-400...200).contains(floor)) { throw ValidationError("--floor takes -400 to 200 dB.") }
-        if let ceiling {
-            guard ceiling.isFinite, ceiling > floorLevel else { throw ValidationError("--ceiling must be above --floor (\(UnitFormat.shortest(floorLevel)) dB).") }
-        }
     }
 
-    /// Refuses the options that would change nothing in the format `output` writes.
-    func refuseInapplicable<Command>(_ output: OutputOptions<Command>) throws {
+    /// Refuses the options that would change nothing in the format `output` writes: these, and the
+    /// command's own that only a picture shows (`pictureOnly`: name and whether it was given).
+    func refuseInapplicable<Command>(_ output: OutputOptions<Command>, pictureOnly: [(String, Bool)] = []) throws {
         let format = output.resolvedFormat
-        let given = [
-            ("--width", width != nil), ("--height", height != nil), ("--color", color != nil), ("--floor", floor != nil),
-            ("--ceiling", ceiling != nil), ("--linear", linear), ("--size", size != nil), ("--theme", theme != nil), ("--dpi", dpi != nil),
-        ].filter(\.1).map(\.0)
+        let given =
+            ([("--width", width != nil), ("--height", height != nil), ("--color", color != nil)] + pictureOnly + [
+                ("--size", size != nil), ("--theme", theme != nil), ("--dpi", dpi != nil),
+            ]).filter(\.1).map(\.0)
         if let first = given.first, !format.isPicture {
             // The terminal's options keep a plot, the charts' a chart file.
             let keep =
@@ -94,8 +78,6 @@ struct PlotOptions: ParsableArguments {
         guard let chart = format.chart else { preconditionFailure("\(format) is not a chart format") }
         return try ChartRenderer.render(build(chartStyle), as: chart)
     }
-
-    var floorLevel: Double { floor ?? Self.defaultFloor }
 
     /// The plot size: given, or the terminal's (leaving a line for the prompt), within limits.
     func size(defaultHeight: Int) -> (width: Int, height: Int) {

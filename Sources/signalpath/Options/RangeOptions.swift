@@ -4,7 +4,7 @@ import SignalPathKit
 /// Which part of each file to analyse.
 struct RangeOptions: ParsableArguments {
     @Option(
-        name: .long,
+        name: [.customShort("r"), .long],
         help: ArgumentHelp(
             "Time range START..END: 1.5..3, 1.5s..3s, 250ms..750ms, 00:01:02.5..00:01:05, 90s.. (to the end), ..10s (default: the whole file). An end past the file is clamped to it (with a note on standard error); a start past it is an error.",
             valueName: "range"), transform: OptionValue.timeRange)

@@ -50,4 +50,46 @@ struct SuggestionTests {
         #expect(Suggestion.nearest(to: "frobnicate", among: commands).isEmpty)
         #expect(Suggestion.nearest(to: "x", among: commands).isEmpty, "one letter is too little to go on")
     }
+
+    /// Options of three commands as they stood when the typos of issue 39 were reported.
+    static let spectrumOptions = [
+        "stream", "range", "start", "duration", "fft-size", "resolution", "window-size", "window", "overlap", "average", "channel", "scale",
+        "min-freq", "max-freq", "smooth", "bands", "weighting", "peaks", "a4", "format", "output", "force", "jobs", "width", "height", "color",
+        "size", "theme", "dpi", "style", "version", "help",
+    ]
+    static let eventsOptions = [
+        "stream", "range", "start", "duration", "silence-threshold", "min-silence", "clip-run", "max-dc", "max-jump", "format", "output", "force",
+        "jobs", "version", "help",
+    ]
+
+    @Test("options: what a name begins comes first, shortest completion first; then whole words, listed with them (the issue's typos)")
+    func optionPrefixesAndWords() {
+        #expect(Suggestion.nearestOptions(to: "fft", among: Self.spectrumOptions) == ["fft-size"])
+        #expect(Suggestion.nearestOptions(to: "out", among: Self.spectrumOptions) == ["output"])
+        #expect(Suggestion.nearestOptions(to: "silence", among: Self.eventsOptions) == ["silence-threshold", "min-silence"])
+        #expect(Suggestion.nearestOptions(to: "windo", among: Self.spectrumOptions) == ["window", "window-size"])
+        #expect(Suggestion.nearestOptions(to: "thresh", among: Self.eventsOptions) == ["silence-threshold"])
+        #expect(Suggestion.nearestOptions(to: "freq", among: Self.spectrumOptions) == ["min-freq", "max-freq"])
+        #expect(Suggestion.nearestOptions(to: "max-ju", among: Self.eventsOptions) == ["max-jump"])
+        // Edit distance alone (ArgumentParser's rule) put --a4, two letters from --fft and --out, first.
+        #expect(!Suggestion.nearestOptions(to: "fft", among: Self.spectrumOptions).contains("a4"))
+    }
+
+    @Test("options: failing those, misspellings within a third of the name; a letter left out beats one changed")
+    func optionMisspellings() {
+        #expect(Suggestion.nearestOptions(to: "profle", among: ["profile", "target-lufs", "tolerance"]) == ["profile"])
+        #expect(Suggestion.nearestOptions(to: "wieghting", among: Self.spectrumOptions) == ["weighting"])
+        // `rae` is one edit from both; only `rate` holds its letters in order.
+        #expect(Suggestion.nearestOptions(to: "rae", among: ["raw", "rate", "channels"]) == ["rate"])
+        #expect(Suggestion.nearestOptions(to: "4", among: Self.spectrumOptions) == ["a4"])
+        #expect(Suggestion.nearestOptions(to: "frobnicate", among: Self.spectrumOptions).isEmpty)
+        #expect(Suggestion.nearestOptions(to: "", among: Self.spectrumOptions).isEmpty)
+    }
+
+    @Test("options: at most `limit`; a typed name's case does not matter")
+    func optionLimit() {
+        #expect(Suggestion.nearestOptions(to: "s", among: Self.spectrumOptions).count == 2)
+        #expect(Suggestion.nearestOptions(to: "s", among: Self.spectrumOptions, limit: 5) == ["size", "start", "scale", "style", "stream"])
+        #expect(Suggestion.nearestOptions(to: "FFT", among: Self.spectrumOptions) == ["fft-size"])
+    }
 }
