@@ -35,6 +35,8 @@ public final class AudioFile: Sendable {
     public let streams: [AudioStream]
     /// The stream the samples come from, a number among `streams`.
     public let streamNumber: Int
+    /// True when the caller chose the stream (`--stream`), even the only one.
+    public let streamChosen: Bool
 
     let layout: PCMLayout?
     /// What FFmpeg learned when opening (the length, the stream), for the file's readers.
@@ -134,6 +136,7 @@ public final class AudioFile: Sendable {
         source = file
         streamDecoder = nil
         ownedDescriptor = nil
+        streamChosen = stream != nil
         if decoding != .libsndfile, let layout = header?.layout, layout.writerPlaceholder || layout.holdsNothingElse {
             // Read by this parser alone. An RF64 that `record` (libsndfile) is still writing, or
             // that was killed while it was: libsndfile refuses its all-ones ds64 size ("Unspecified
@@ -270,7 +273,8 @@ public final class AudioFile: Sendable {
                         path: path, reason: "there is no audio stream \(stream) (--stream counts audio streams from 0): the input has one audio stream (0)")
                 }
                 cursor.stopRetaining()
-                return AudioFile(streamPath: path, layout: layout, cursor: cursor, ownedDescriptor: owned ? descriptor : nil)
+                return AudioFile(
+                    streamPath: path, layout: layout, cursor: cursor, ownedDescriptor: owned ? descriptor : nil, streamChosen: stream != nil)
             }
             let spooled = try StreamSpool.spool(cursor)
             if owned { close(descriptor) }
@@ -281,8 +285,9 @@ public final class AudioFile: Sendable {
         }
     }
 
-    private init(streamPath: String, layout: PCMLayout, cursor: StreamCursor, ownedDescriptor: Int32?) {
+    private init(streamPath: String, layout: PCMLayout, cursor: StreamCursor, ownedDescriptor: Int32?, streamChosen: Bool) {
         path = streamPath
+        self.streamChosen = streamChosen
         // A stream's length is known only once it has been read: its header may hold a placeholder
         // or promise more than arrives.
         format = layout.format(frames: nil)
@@ -299,6 +304,14 @@ public final class AudioFile: Sendable {
 
     deinit {
         if let ownedDescriptor { close(ownedDescriptor) }
+    }
+
+    /// The stream that reports name beside the path: the decoded one when the file has more than
+    /// one audio stream or the caller chose it; nil otherwise, so that the reports of a file of one
+    /// stream (a WAV, an MP3) name the file alone, as they always have.
+    public var namedStream: AudioStream? {
+        guard streams.count > 1 || streamChosen else { return nil }
+        return streams.first { $0.number == streamNumber }
     }
 
     /// True for regular files; false for streams, which are read once, forwards only.

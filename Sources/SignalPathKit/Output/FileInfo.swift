@@ -10,10 +10,12 @@ public struct FileInfo: Sendable, Equatable {
     /// Every audio stream of the file, and the one described above (`--stream`).
     public var streams: [AudioStream]
     public var streamNumber: Int
+    /// The described stream, when the head names it (`AudioFile.namedStream`).
+    public var namedStream: AudioStream?
 
     public init(
         path: String, format: AudioFormat, metadata: [MetadataEntry], fileSize: Int64?, decoder: String, streams: [AudioStream] = [],
-        streamNumber: Int = 0
+        streamNumber: Int = 0, namedStream: AudioStream? = nil
     ) {
         self.path = path
         self.format = format
@@ -22,6 +24,7 @@ public struct FileInfo: Sendable, Equatable {
         self.decoder = decoder
         self.streams = streams
         self.streamNumber = streamNumber
+        self.namedStream = namedStream
     }
 
     /// Reads the facts of an open file. For a stream whose header does not give its length, the
@@ -38,7 +41,7 @@ public struct FileInfo: Sendable, Equatable {
         self.init(
             path: file.path, format: format, metadata: file.metadata, fileSize: file.source?.size,
             decoder: file.usesDirectPCM ? "direct_pcm" : file.usesFFmpeg ? "ffmpeg" : "libsndfile", streams: file.streams,
-            streamNumber: file.streamNumber)
+            streamNumber: file.streamNumber, namedStream: file.namedStream)
     }
 }
 
@@ -121,7 +124,7 @@ extension FileInfo {
         }
         let width = rows.map(\.0.count).max() ?? 0
         let body = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
-        return ([TerminalText.sanitized(path)] + body).joined(separator: "\n")
+        return ([AudioStream.heading(path: path, stream: namedStream)] + body).joined(separator: "\n")
     }
 
     /// `aac, 2 (stereo), 48000 Hz, 10.005 s, eng, "Commentary"`; the decoded stream is marked.

@@ -144,7 +144,8 @@ struct Waveform: AsyncParsableCommand, DataCommand {
     /// `take.wav · 0.00–2.00 s · 48000 Hz · linear · 12 clipped samples`.
     static func title(_ waveform: WaveformEnvelope, scale: WaveformPlot.Scale, floor: Double) -> String {
         let clipped = waveform.clipped.reduce(0, +)
-        return "\(TerminalText.sanitized(waveform.path)) · \(UnitFormat.fixed(waveform.seconds.lowerBound, 2))–\(UnitFormat.fixed(waveform.seconds.upperBound, 2)) s · "
+        let heading = AudioStream.heading(path: waveform.path, stream: waveform.stream)
+        return "\(heading) · \(UnitFormat.fixed(waveform.seconds.lowerBound, 2))–\(UnitFormat.fixed(waveform.seconds.upperBound, 2)) s · "
             + "\(waveform.sampleRate) Hz · " + (scale == .linear ? "linear" : "dBFS from \(UnitFormat.fixed(floor, 0))")
             + (clipped > 0 ? " · \(clipped) clipped sample\(clipped == 1 ? "" : "s")" : "")
     }
