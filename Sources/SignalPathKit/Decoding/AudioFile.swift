@@ -41,6 +41,8 @@ public final class AudioFile: Sendable {
     let layout: PCMLayout?
     /// What FFmpeg learned when opening (the length, the stream), for the file's readers.
     private let ffmpegFacts: FFmpeg.Facts?
+    /// The decoded stream's coded bytes, as FFmpeg found them when opening (`AudioFile.bitRate()`).
+    let ffmpegCodedBytes: Int64?
     /// The opening FFmpeg decoder, going on front to back for every reader (`SharedDecode`).
     private let sharedDecode: SharedDecode?
     /// A stream's only decoder, handed to the first reader.
@@ -152,6 +154,7 @@ public final class AudioFile: Sendable {
             streams = [Self.describe(stated, number: 0, as: nil)]
             streamNumber = 0
             ffmpegFacts = nil
+            ffmpegCodedBytes = nil
             sharedDecode = nil
             return
         }
@@ -167,6 +170,7 @@ public final class AudioFile: Sendable {
             streams = decoder.streams.map { $0.number == decoder.streamNumber ? Self.describe(decoder.format, number: $0.number, as: $0) : $0 }
             streamNumber = decoder.streamNumber
             ffmpegFacts = decoder.facts
+            ffmpegCodedBytes = decoder.codedBytes
             sharedDecode = SharedDecode(decoder: decoder)
             layout = nil
             return
@@ -193,6 +197,7 @@ public final class AudioFile: Sendable {
         streams = [Self.describe(format, number: 0, as: nil)]
         streamNumber = 0
         ffmpegFacts = nil
+        ffmpegCodedBytes = nil
         sharedDecode = nil
         if decoding == .directPCM && layout == nil {
             throw SignalPathError.invalidRequest(path: path, reason: "not plain PCM in WAV, RF64, Wave64 or AIFF")
@@ -253,7 +258,8 @@ public final class AudioFile: Sendable {
     private static func describe(_ format: AudioFormat, number: Int, as stated: AudioStream?) -> AudioStream {
         AudioStream(
             number: number, codec: stated?.codec ?? format.sampleFormat.identifier, sampleRate: format.sampleRate, channels: format.channels,
-            channelLayout: format.channelLayout, duration: format.duration, language: stated?.language, title: stated?.title)
+            channelLayout: format.channelLayout, duration: format.duration, language: stated?.language, title: stated?.title,
+            bitRate: stated?.bitRate)
     }
 
     /// The containers whose headers `PCMLayout` reads.
@@ -295,6 +301,7 @@ public final class AudioFile: Sendable {
         streams = [Self.describe(format, number: 0, as: nil)]
         streamNumber = 0
         ffmpegFacts = nil
+        ffmpegCodedBytes = nil
         sharedDecode = nil
         source = nil
         self.layout = layout
