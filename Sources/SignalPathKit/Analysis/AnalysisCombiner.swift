@@ -201,7 +201,7 @@ final class AnalysisCombiner {
         }
         let allSilent = (keepsBlockLevels ? 0..<wholeSubBlocks : 0..<0).filter { block in (0..<channels).allSatisfy { blockMeanSquare(block, $0) < threshold } }
         return SignalAnalysis(
-            path: file.path, format: file.format, frames: frames, settings: settings, spectrumParameters: analyzer.spectrum,
+            path: file.path, stream: file.namedStream, format: file.format, frames: frames, settings: settings, spectrumParameters: analyzer.spectrum,
             channels: analyses, loudness: loudness, stereo: image, spectrum: spectrum, overall: overall, authenticity: authenticity,
             leadingSilence: analyses.map(\.leadingSilence).min() ?? 0,
             trailingSilence: analyses.map(\.trailingSilence).min() ?? 0,

@@ -19,6 +19,8 @@ public struct DeliveryVerdict: Sendable {
     }
 
     public var path: String
+    /// The stream checked, when reports name it (`AudioFile.namedStream`).
+    public var stream: AudioStream?
     public var rules: DeliveryRules
     /// The frames checked (absolute) and the rate, for the outputs.
     public var frames: Range<Int64>
@@ -56,6 +58,7 @@ public struct DeliveryVerdict: Sendable {
     /// asks for it); clipped samples are analyze's count, by the same run rule.
     public init(analysis: SignalAnalysis, events: EventSummary?, rules: DeliveryRules) {
         path = analysis.path
+        stream = analysis.stream
         self.rules = rules
         frames = analysis.frames
         sampleRate = analysis.sampleRate

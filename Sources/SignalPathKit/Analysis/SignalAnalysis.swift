@@ -1,6 +1,8 @@
 /// The results of `SignalAnalyzer` for one file: per channel, and overall.
 public struct SignalAnalysis: Sendable {
     public var path: String
+    /// The stream measured, when reports name it (`AudioFile.namedStream`).
+    public var stream: AudioStream?
     public var format: AudioFormat
     /// The frames analysed (absolute).
     public var frames: Range<Int64>

@@ -45,6 +45,7 @@ public struct WaveformAnalyzer: Sendable {
         var waveform = WaveformEnvelope(
             path: file.path, sampleRate: file.format.sampleRate, frames: frames, channelNames: channelNames,
             fullScale: AnalysisWorker.fullScale(file.format.sampleFormat), columns: columns)
+        waveform.stream = file.namedStream
         let count = chunkCount
         var merger = InOrderMerger<WaveformChunk>()
         var merged = 0

@@ -5,6 +5,8 @@
 /// so no column is empty): every frame is in one column, and columns differ by at most one frame.
 public struct WaveformEnvelope: Sendable, Equatable {
     public let path: String
+    /// The stream drawn, when reports name it (`AudioFile.namedStream`).
+    public var stream: AudioStream?
     public let sampleRate: Int
     /// The frames of the file the waveform covers.
     public let frames: Range<Int64>

@@ -306,7 +306,7 @@ public struct Scanner: Sendable {
             if let rules = settings.rules {
                 let verdict = DeliveryVerdict(analysis: analysis, events: events, rules: rules)
                 passed = verdict.passed
-                members.append(.init("check", .object(verdict.jsonMembers.filter { $0.key != "path" })))
+                members.append(.init("check", .object(verdict.jsonMembers.filter { $0.key != "path" && $0.key != "stream" })))
             }
             return .success(
                 ScanRecord(

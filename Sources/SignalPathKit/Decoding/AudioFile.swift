@@ -35,10 +35,14 @@ public final class AudioFile: Sendable {
     public let streams: [AudioStream]
     /// The stream the samples come from, a number among `streams`.
     public let streamNumber: Int
+    /// True when the caller chose the stream (`--stream`), even the only one.
+    public let streamChosen: Bool
 
     let layout: PCMLayout?
     /// What FFmpeg learned when opening (the length, the stream), for the file's readers.
     private let ffmpegFacts: FFmpeg.Facts?
+    /// The decoded stream's coded bytes, as FFmpeg found them when opening (`AudioFile.bitRate()`).
+    let ffmpegCodedBytes: Int64?
     /// The opening FFmpeg decoder, going on front to back for every reader (`SharedDecode`).
     private let sharedDecode: SharedDecode?
     /// A stream's only decoder, handed to the first reader.
@@ -134,6 +138,7 @@ public final class AudioFile: Sendable {
         source = file
         streamDecoder = nil
         ownedDescriptor = nil
+        streamChosen = stream != nil
         if decoding != .libsndfile, let layout = header?.layout, layout.writerPlaceholder || layout.holdsNothingElse {
             // Read by this parser alone. An RF64 that `record` (libsndfile) is still writing, or
             // that was killed while it was: libsndfile refuses its all-ones ds64 size ("Unspecified
@@ -149,6 +154,7 @@ public final class AudioFile: Sendable {
             streams = [Self.describe(stated, number: 0, as: nil)]
             streamNumber = 0
             ffmpegFacts = nil
+            ffmpegCodedBytes = nil
             sharedDecode = nil
             return
         }
@@ -164,6 +170,7 @@ public final class AudioFile: Sendable {
             streams = decoder.streams.map { $0.number == decoder.streamNumber ? Self.describe(decoder.format, number: $0.number, as: $0) : $0 }
             streamNumber = decoder.streamNumber
             ffmpegFacts = decoder.facts
+            ffmpegCodedBytes = decoder.codedBytes
             sharedDecode = SharedDecode(decoder: decoder)
             layout = nil
             return
@@ -190,6 +197,7 @@ public final class AudioFile: Sendable {
         streams = [Self.describe(format, number: 0, as: nil)]
         streamNumber = 0
         ffmpegFacts = nil
+        ffmpegCodedBytes = nil
         sharedDecode = nil
         if decoding == .directPCM && layout == nil {
             throw SignalPathError.invalidRequest(path: path, reason: "not plain PCM in WAV, RF64, Wave64 or AIFF")
@@ -250,7 +258,8 @@ public final class AudioFile: Sendable {
     private static func describe(_ format: AudioFormat, number: Int, as stated: AudioStream?) -> AudioStream {
         AudioStream(
             number: number, codec: stated?.codec ?? format.sampleFormat.identifier, sampleRate: format.sampleRate, channels: format.channels,
-            channelLayout: format.channelLayout, duration: format.duration, language: stated?.language, title: stated?.title)
+            channelLayout: format.channelLayout, duration: format.duration, language: stated?.language, title: stated?.title,
+            bitRate: stated?.bitRate)
     }
 
     /// The containers whose headers `PCMLayout` reads.
@@ -270,7 +279,8 @@ public final class AudioFile: Sendable {
                         path: path, reason: "there is no audio stream \(stream) (--stream counts audio streams from 0): the input has one audio stream (0)")
                 }
                 cursor.stopRetaining()
-                return AudioFile(streamPath: path, layout: layout, cursor: cursor, ownedDescriptor: owned ? descriptor : nil)
+                return AudioFile(
+                    streamPath: path, layout: layout, cursor: cursor, ownedDescriptor: owned ? descriptor : nil, streamChosen: stream != nil)
             }
             let spooled = try StreamSpool.spool(cursor)
             if owned { close(descriptor) }
@@ -281,8 +291,9 @@ public final class AudioFile: Sendable {
         }
     }
 
-    private init(streamPath: String, layout: PCMLayout, cursor: StreamCursor, ownedDescriptor: Int32?) {
+    private init(streamPath: String, layout: PCMLayout, cursor: StreamCursor, ownedDescriptor: Int32?, streamChosen: Bool) {
         path = streamPath
+        self.streamChosen = streamChosen
         // A stream's length is known only once it has been read: its header may hold a placeholder
         // or promise more than arrives.
         format = layout.format(frames: nil)
@@ -290,6 +301,7 @@ public final class AudioFile: Sendable {
         streams = [Self.describe(format, number: 0, as: nil)]
         streamNumber = 0
         ffmpegFacts = nil
+        ffmpegCodedBytes = nil
         sharedDecode = nil
         source = nil
         self.layout = layout
@@ -299,6 +311,14 @@ public final class AudioFile: Sendable {
 
     deinit {
         if let ownedDescriptor { close(ownedDescriptor) }
+    }
+
+    /// The stream that reports name beside the path: the decoded one when the file has more than
+    /// one audio stream or the caller chose it; nil otherwise, so that the reports of a file of one
+    /// stream (a WAV, an MP3) name the file alone, as they always have.
+    public var namedStream: AudioStream? {
+        guard streams.count > 1 || streamChosen else { return nil }
+        return streams.first { $0.number == streamNumber }
     }
 
     /// True for regular files; false for streams, which are read once, forwards only.

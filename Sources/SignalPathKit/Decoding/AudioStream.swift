@@ -16,10 +16,13 @@ public struct AudioStream: Sendable, Equatable {
     public var language: String?
     /// The stream's `title` tag, as the file has it: not sanitized.
     public var title: String?
+    /// Bits per second as the container or codec header states it (FFmpeg's `bit_rate`); nil where
+    /// it states none. `AudioFile.bitRate()` gives the decoded stream's, stated and measured.
+    public var bitRate: Int?
 
     public init(
         number: Int, codec: String, sampleRate: Int, channels: Int, channelLayout: ChannelLayout, duration: Double?, language: String?,
-        title: String?
+        title: String?, bitRate: Int? = nil
     ) {
         self.number = number
         self.codec = codec
@@ -29,5 +32,6 @@ public struct AudioStream: Sendable, Equatable {
         self.duration = duration
         self.language = language
         self.title = title
+        self.bitRate = bitRate
     }
 }

@@ -34,6 +34,9 @@ final class FFmpeg {
     /// The decoded stream's number among `streams`.
     let streamNumber: Int
     private(set) var facts: Facts
+    /// The decoded stream's coded bytes where they are known without reading the file through
+    /// (`codedBytes(of:…)`); nil for a decoder opened with `known` facts.
+    private(set) var codedBytes: Int64?
 
     private let api: FFmpegAPI
     private let cursor: FileCursor
@@ -106,6 +109,7 @@ final class FFmpeg {
             api.av_frame_free(&frame)
             throw error
         }
+        let firstPacket = session.firstPacketPosition
         let sampleFormat = Self.sampleFormat(codec: api.codecName(parameters.codec_id), bits: Int(parameters.bits_per_raw_sample))
         format = AudioFormat(
             container: Self.container(context.pointee.iformat.pointee.name, cursor: cursor), sampleFormat: sampleFormat, sampleRate: rate,
@@ -120,7 +124,12 @@ final class FFmpeg {
             finePerSample && first?.timestamp != nil && Self.indexedDemuxers.contains { demuxer.contains(Substring($0)) }
             && Self.timestampsAreContiguous(avStream, rate: rate, api: api)
         facts = Facts(streamIndex: streamIndex, frames: Int64.max, startTimestamp: first?.timestamp ?? 0, seeksByIndex: Self.seeksByIndex && indexed)
-        let frames = try countFrames(stated: Self.statedDuration(avStream, context: context), fromEnd: indexed)
+        let stated = Self.statedDuration(avStream, context: context)
+        // Before the count, which may open the file afresh and free `context` and its streams.
+        codedBytes = Self.codedBytes(
+            of: avStream, context: context, demuxer: demuxer, firstPacket: firstPacket, container: format.container, cursor: cursor, seconds: stated,
+            api: api)
+        let frames = try countFrames(stated: stated, fromEnd: indexed)
         facts = Facts(streamIndex: streamIndex, frames: frames, startTimestamp: facts.startTimestamp, seeksByIndex: facts.seeksByIndex)
         format.frames = frames
         try restart()
@@ -352,7 +361,46 @@ final class FFmpeg {
         return AudioStream(
             number: number, codec: codec, sampleRate: Int(parameters.sample_rate), channels: channels, channelLayout: layout,
             duration: statedDuration(stream, context: context), language: tag(stream.pointee.metadata, "language", api: api),
-            title: tag(stream.pointee.metadata, "title", api: api))
+            title: tag(stream.pointee.metadata, "title", api: api), bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil)
+    }
+
+    /// Containers whose audio is the coded frames one after another (Ogg: in pages of a few KiB),
+    /// so that a file of one stream holds nothing else between its headers and its closing tags.
+    /// Matroska's blocks (2–5 % of AAC or Opus) and ASF's padded packets (8 % of a WMA file made
+    /// by ffmpeg) are not: their streams' bytes are not known without reading every packet.
+    private static let unframedContainers: Set<Container> = [.mpeg, .adts, .ac3, .eac3, .dts, .flac, .ogg]
+
+    /// The stream's coded bytes, found without reading the file through: the sum of the packet
+    /// sizes in an MP4's sample table (FFmpeg's index of every packet; only when it reaches the
+    /// stream's stated end `seconds`, which a fragmented MP4's does not at opening), or, for a
+    /// file of one stream (cover art aside) in an `unframedContainers` container, its bytes from
+    /// the first packet on, less an ID3v1 or APE tag at its end. Nil otherwise.
+    private static func codedBytes(
+        of stream: UnsafeMutablePointer<AVStream>, context: UnsafeMutablePointer<AVFormatContext>, demuxer: [Substring], firstPacket: Int64?,
+        container: Container, cursor: FileCursor, seconds: Double?, api: FFmpegAPI
+    ) -> Int64? {
+        if demuxer.contains("mov") {
+            let count = api.avformat_index_get_entries_count(stream)
+            let base = stream.pointee.time_base
+            var bytes: Int64 = 0
+            var first: Int64?, last: Int64 = 0
+            for index in 0..<count {
+                guard let entry = api.avformat_index_get_entry(stream, index) else { return nil }
+                bytes += Int64(entry.pointee.size)
+                first = first ?? entry.pointee.timestamp
+                last = entry.pointee.timestamp
+            }
+            let reach = Double(last - (first ?? 0)) * Double(base.num) / Double(max(1, base.den))
+            if count > 0, base.den > 0, reach >= (seconds ?? .infinity) - 1 { return bytes }
+        }
+        let others = (0..<Int(context.pointee.nb_streams)).filter { index in
+            let other = context.pointee.streams[index]!
+            let kind = other.pointee.codecpar.pointee.codec_type
+            return other != stream && kind != AVMEDIA_TYPE_ATTACHMENT && other.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+        }
+        guard others.isEmpty, unframedContainers.contains(container), let firstPacket, firstPacket < cursor.file.size else { return nil }
+        let tags = container == .ogg ? 0 : CompressedLayout.trailingTagBytes(cursor, size: cursor.file.size)
+        return max(0, cursor.file.size - tags - firstPacket)
     }
 
     /// The layout FFmpeg states: its native order is the WAVE channel-mask order for the 18
@@ -496,6 +544,8 @@ private final class Session {
     private let packet: UnsafeMutablePointer<AVPacket>
     private(set) var streamIndex: Int32 = -1
     private var draining = false
+    /// Where the first packet of the decoded stream read from this demuxer lies in the file.
+    private(set) var firstPacketPosition: Int64?
 
     /// The demuxers tried, by content only (no file name is passed): those of audio containers and
     /// of the video containers whose soundtracks users measure. Data that none of them claims is
@@ -605,6 +655,7 @@ private final class Session {
             }
             defer { api.av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
+            if firstPacketPosition == nil && packet.pointee.pos >= 0 { firstPacketPosition = packet.pointee.pos }
             let sent = api.avcodec_send_packet(decoder, packet)
             if sent < 0 && sent != SP_AVERROR_EAGAIN {
                 let seconds = Double(packet.pointee.pts) * Double(timeBase(streamIndex).num) / Double(max(1, timeBase(streamIndex).den))

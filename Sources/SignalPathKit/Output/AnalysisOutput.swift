@@ -78,8 +78,7 @@ extension SignalAnalysis {
                     + Self.channelMetrics.map { .init($0.key, $0.json(channel)) }
                     + channel.spectral.jsonMembers)
         }
-        return [
-            .init("path", .string(path)),
+        return AudioStream.sourceMembers(path: path, stream: stream) + [
             .init(
                 "format",
                 .object([

@@ -1,7 +1,7 @@
 extension SignalAnalysis {
     /// The report for people: sections of aligned rows, one column per channel.
     public var text: String {
-        var lines = [TerminalText.sanitized(path)]
+        var lines = [AudioStream.heading(path: path, stream: stream)]
         let rate = UnitFormat.grouped(Int64(sampleRate)) + " Hz"
         lines.append(
             "  \(rate) · \(format.channels) channel\(format.channels == 1 ? "" : "s") · \(format.sampleFormat.displayName) · "

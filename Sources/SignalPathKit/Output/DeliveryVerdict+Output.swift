@@ -19,8 +19,7 @@ extension DeliveryVerdict {
     // MARK: JSON
 
     public var jsonMembers: [JSONValue.Member] {
-        [
-            .init("path", .string(path)),
+        AudioStream.sourceMembers(path: path, stream: stream) + [
             .init("profile", rules.profile.map { .string($0.name) } ?? .null),
             .init("profile_document", rules.profile.map { .string($0.document) } ?? .null),
             .init("passed", .bool(passed)),
@@ -146,7 +145,7 @@ extension DeliveryVerdict {
         let passMark = utf8 ? "✓ pass" : "pass", failMark = utf8 ? "✗ FAIL" : "FAIL"
         var lines: [String] = []
         let profile = rules.profile.map { " · " + $0.name } ?? ""
-        lines.append(TerminalText.sanitized(path) + profile + " · " + (passed ? "passed" : "FAILED"))
+        lines.append(AudioStream.heading(path: path, stream: stream) + profile + " · " + (passed ? "passed" : "FAILED"))
         func value(_ outcome: Outcome) -> String {
             if let finding = outcome.finding { return finding }
             let rule = outcome.rule

@@ -4,12 +4,15 @@
 public struct EventOutput: Sendable {
     public static let schema = "signalpath.events/2"
     public let path: String
+    /// The stream searched, when reports name it (`AudioFile.namedStream`).
+    public let stream: AudioStream?
     public let format: AudioFormat
     public let frames: Range<Int64>
     public let settings: EventSettings
 
-    public init(path: String, format: AudioFormat, frames: Range<Int64>, settings: EventSettings) {
+    public init(path: String, stream: AudioStream? = nil, format: AudioFormat, frames: Range<Int64>, settings: EventSettings) {
         self.path = path
+        self.stream = stream
         self.format = format
         self.frames = frames
         self.settings = settings
@@ -38,10 +41,12 @@ public struct EventOutput: Sendable {
         ]
     }
 
+    /// `path`, and `stream` when one is named: what opens each JSON entry and NDJSON line.
+    public var sourceMembers: [JSONValue.Member] { AudioStream.sourceMembers(path: path, stream: stream) }
+
     /// The file's entry: path, format, range, conventions, summary and events.
     public func jsonMembers(events: [AudioEvent], summary: EventSummary) -> [JSONValue.Member] {
-        [
-            .init("path", .string(path)),
+        sourceMembers + [
             .init(
                 "format",
                 .object([
@@ -133,7 +138,7 @@ public struct EventOutput: Sendable {
     /// The table's heading for this file.
     public var textHeading: String {
         let duration = Double(frames.count) / rate
-        return "\(TerminalText.sanitized(path))  (\(UnitFormat.fixed(Double(frames.lowerBound) / rate, 3)) s .. "
+        return "\(AudioStream.heading(path: path, stream: stream))  (\(UnitFormat.fixed(Double(frames.lowerBound) / rate, 3)) s .. "
             + "\(UnitFormat.fixed(Double(frames.lowerBound) / rate + duration, 3)) s, \(format.sampleRate) Hz, \(format.channels) ch)\n"
             + Self.textColumns(["type", "channel", "start_s", "end_s", "duration_s", "level", "detail"])
     }

@@ -10,10 +10,14 @@ public struct FileInfo: Sendable, Equatable {
     /// Every audio stream of the file, and the one described above (`--stream`).
     public var streams: [AudioStream]
     public var streamNumber: Int
+    /// The described stream, when the head names it (`AudioFile.namedStream`).
+    public var namedStream: AudioStream?
+    /// The described stream's bit rate, stated and measured; nil when not known.
+    public var bitRate: BitRate?
 
     public init(
         path: String, format: AudioFormat, metadata: [MetadataEntry], fileSize: Int64?, decoder: String, streams: [AudioStream] = [],
-        streamNumber: Int = 0
+        streamNumber: Int = 0, namedStream: AudioStream? = nil, bitRate: BitRate? = nil
     ) {
         self.path = path
         self.format = format
@@ -22,6 +26,8 @@ public struct FileInfo: Sendable, Equatable {
         self.decoder = decoder
         self.streams = streams
         self.streamNumber = streamNumber
+        self.namedStream = namedStream
+        self.bitRate = bitRate
     }
 
     /// Reads the facts of an open file. For a stream whose header does not give its length, the
@@ -35,10 +41,18 @@ public struct FileInfo: Sendable, Equatable {
             while case let count = try reader.read(into: &buffer, frames: 16384), count > 0 { frames += Int64(count) }
             format.frames = frames
         }
+        // Only a PCM stream has no length before it is read, and its rate is exact.
+        let bitRate = file.bitRate()
+        // The decoded stream states what `bitRate` found (PCM's exact rate, an MP3's header).
+        let streams = file.streams.map { stream in
+            var stream = stream
+            if stream.number == file.streamNumber { stream.bitRate = bitRate.stated.map { Int($0.rounded()) } }
+            return stream
+        }
         self.init(
             path: file.path, format: format, metadata: file.metadata, fileSize: file.source?.size,
-            decoder: file.usesDirectPCM ? "direct_pcm" : file.usesFFmpeg ? "ffmpeg" : "libsndfile", streams: file.streams,
-            streamNumber: file.streamNumber)
+            decoder: file.usesDirectPCM ? "direct_pcm" : file.usesFFmpeg ? "ffmpeg" : "libsndfile", streams: streams,
+            streamNumber: file.streamNumber, namedStream: file.namedStream, bitRate: bitRate)
     }
 }
 
@@ -62,6 +76,8 @@ extension FileInfo {
             .init("frames_promised", format.framesPromised.map { .integer($0) } ?? .null),
             .init("duration_s", .number(format.duration)),
             .init("file_size_bytes", fileSize.map { .integer($0) } ?? .null),
+            .init("bit_rate", Self.bitsPerSecond(bitRate?.stated)),
+            .init("measured_bit_rate", Self.bitsPerSecond(bitRate?.measured)),
             .init("decoder", .string(decoder)),
             .init("metadata", .object(metadata.map { JSONValue.Member($0.key, .string($0.value)) })),
             .init("stream", .integer(Int64(streamNumber))),
@@ -77,14 +93,20 @@ extension FileInfo {
             .init("channels", .integer(Int64(stream.channels))), .init("channel_layout", stream.channelLayout.name.map { .string($0) } ?? .null),
             .init("channel_names", .array(stream.channelLayout.names.map { .string($0) })),
             .init("sample_rate", .integer(Int64(stream.sampleRate))), .init("duration_s", .number(stream.duration)),
-            .init("language", stream.language.map { .string($0) } ?? .null), .init("title", stream.title.map { .string($0) } ?? .null),
+            .init("bit_rate", bitsPerSecond(stream.bitRate.map(Double.init))), .init("language", stream.language.map { .string($0) } ?? .null),
+            .init("title", stream.title.map { .string($0) } ?? .null),
         ]
+    }
+
+    /// A bit rate in JSON: whole bits per second, null when unknown.
+    static func bitsPerSecond(_ rate: Double?) -> JSONValue {
+        rate.map { .integer(Int64($0.rounded())) } ?? .null
     }
 
     /// Column names for CSV/TSV: one row per file.
     public static let tableColumns = [
         "path", "container", "sample_format", "bit_depth", "sample_rate", "channels",
-        "frames", "duration_s", "file_size_bytes", "decoder", "title", "artist",
+        "frames", "duration_s", "file_size_bytes", "decoder", "title", "artist", "bit_rate", "measured_bit_rate",
     ]
 
     /// This file's row, matching `tableColumns`; empty fields for values that do not exist.
@@ -94,6 +116,7 @@ extension FileInfo {
             String(format.sampleRate), String(format.channels), format.frames.map(String.init) ?? "",
             format.duration.map(UnitFormat.shortest) ?? "", fileSize.map(String.init) ?? "", decoder,
             metadata.first { $0.key == "title" }?.value ?? "", metadata.first { $0.key == "artist" }?.value ?? "",
+            bitRate?.stated.map { String(Int64($0.rounded())) } ?? "", bitRate?.measured.map { String(Int64($0.rounded())) } ?? "",
         ]
     }
 
@@ -112,6 +135,7 @@ extension FileInfo {
             rows.append(("truncated", "the header promises \(UnitFormat.grouped(promised)) frames"))
         }
         if let fileSize { rows.append(("file size", "\(UnitFormat.bytes(fileSize)) (\(UnitFormat.grouped(fileSize)) bytes)")) }
+        if let bitRate = bitRate.flatMap(bitRateDescription) { rows.append(("bit rate", bitRate)) }
         rows.append(("decoder", decoder == "direct_pcm" ? "direct PCM" : decoder == "ffmpeg" ? "FFmpeg" : "libsndfile"))
         if streams.count > 1 || decoder == "ffmpeg" {
             for stream in streams { rows.append(("stream \(stream.number)", Self.streamDescription(stream, selected: stream.number == streamNumber))) }
@@ -121,13 +145,30 @@ extension FileInfo {
         }
         let width = rows.map(\.0.count).max() ?? 0
         let body = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
-        return ([TerminalText.sanitized(path)] + body).joined(separator: "\n")
+        return ([AudioStream.heading(path: path, stream: namedStream)] + body).joined(separator: "\n")
     }
 
-    /// `aac, 2 (stereo), 48000 Hz, 10.005 s, eng, "Commentary"`; the decoded stream is marked.
+    /// `1411.2 kb/s, exact (PCM: 44100 Hz, 2 channels, 16 bits)`, `128.0 kb/s stated, 128.2 kb/s
+    /// measured`, `668.4 kb/s measured (none stated)`; nil when neither is known.
+    func bitRateDescription(_ bitRate: BitRate) -> String? {
+        func kilobits(_ rate: Double) -> String { UnitFormat.fixed(rate / 1000, 1) + " kb/s" }
+        switch (bitRate.stated, bitRate.measured) {
+        case (let stated?, _) where bitRate.isExact:
+            let bits = format.sampleFormat.bitDepth ?? 0
+            return kilobits(stated) + ", exact (PCM: \(format.sampleRate) Hz, \(format.channels) channel\(format.channels == 1 ? "" : "s"), \(bits) bits)"
+        case (let stated?, let measured?): return kilobits(stated) + " stated, " + kilobits(measured) + " measured"
+        case (let stated?, nil): return kilobits(stated) + " stated"
+        case (nil, let measured?): return kilobits(measured) + " measured (none stated)"
+        case (nil, nil): return nil
+        }
+    }
+
+    /// `aac, 2 (stereo), 48000 Hz, 10.005 s, 128.0 kb/s, eng, "Commentary"` (the bit rate the stream
+    /// states); the decoded stream is marked.
     static func streamDescription(_ stream: AudioStream, selected: Bool) -> String {
         var parts = [stream.codec, channelDescription(stream.channelLayout), "\(stream.sampleRate) Hz"]
         if let duration = stream.duration { parts.append(UnitFormat.duration(duration)) }
+        if let bitRate = stream.bitRate { parts.append(UnitFormat.fixed(Double(bitRate) / 1000, 1) + " kb/s") }
         if let language = stream.language { parts.append(TerminalText.sanitized(language)) }
         if let title = stream.title { parts.append("\"" + TerminalText.sanitized(title) + "\"") }
         return parts.joined(separator: ", ") + (selected ? "  (decoded)" : "")

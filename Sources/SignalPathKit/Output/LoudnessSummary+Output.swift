@@ -8,8 +8,7 @@ extension LoudnessSummary {
         func value(_ number: Double?, _ decimals: Int = 2) -> JSONValue { .number(number.map { SignalAnalysis.rounded($0, decimals) }) }
         let format = analysis.format
         let rate = Double(format.sampleRate)
-        return [
-            .init("path", .string(path)),
+        return AudioStream.sourceMembers(path: path, stream: analysis.stream) + [
             .init(
                 "format",
                 .object([

@@ -87,17 +87,17 @@ extension SpectrogramAnalyzer {
         let rate = Double(file.format.sampleRate)
         let unit = scale == .dbfs ? "dBFS" : scale == .psd ? "dB re 1 FS²/Hz" : "dB re 1 FS²"
         let combined = columns == nil || parameters.averaging == .mean ? "" : " · \(parameters.averaging.rawValue) per column"
-        return "\(TerminalText.sanitized(file.path)) · \(UnitFormat.fixed(Double(frames.lowerBound) / rate, 2))–\(UnitFormat.fixed(Double(frames.upperBound) / rate, 2)) s · "
+        let heading = AudioStream.heading(path: file.path, stream: file.namedStream)
+        return "\(heading) · \(UnitFormat.fixed(Double(frames.lowerBound) / rate, 2))–\(UnitFormat.fixed(Double(frames.upperBound) / rate, 2)) s · "
             + "\(parameters.window.name) \(parameters.fftSize)-pt FFT, \(UnitFormat.fixed(rate / Double(parameters.fftSize), 2)) Hz bins, "
             + "\(UnitFormat.fixed(parameters.overlap * 100, 0)) % overlap\(combined) · \(unit)"
     }
 
-    /// Path and conventions, for JSON: every frame is one segment (data is not averaged).
+    /// Path (and stream) and conventions, for JSON: every frame is one segment (data is not averaged).
     public func jsonMembers(_ presentation: SpectrogramPresentation) -> [JSONValue.Member] {
         let window = self.window
         let rate = Double(file.format.sampleRate)
-        return [
-            .init("path", .string(file.path)),
+        return AudioStream.sourceMembers(path: file.path, stream: file.namedStream) + [
             .init("sample_rate", .integer(Int64(file.format.sampleRate))),
             .init("channels", .array(channelNames.map { .string($0) })),
             .init("fft_size", .integer(Int64(parameters.fftSize))),

@@ -107,14 +107,14 @@ extension SpectrumReport {
             members += zip(spectrum.channelNames, row.values).map { JSONValue.Member($0, value($1)) }
             return .object(members)
         }
-        return [.init("path", .string(spectrum.path))] + conventionMembers
+        return AudioStream.sourceMembers(path: spectrum.path, stream: spectrum.stream) + conventionMembers
             + [.init("peaks", .array(peakObjects)), .init(presentation.bands == nil ? "bins" : "bands", .array(rowObjects))]
     }
 
     /// One line stating the conventions, for standard error next to CSV output.
     public var conventionsLine: String {
         let parameters = spectrum.parameters
-        return "\(TerminalText.sanitized(spectrum.path)): \(parameters.window.name) window, \(parameters.fftSize)-point FFT, "
+        return "\(AudioStream.heading(path: spectrum.path, stream: spectrum.stream)): \(parameters.window.name) window, \(parameters.fftSize)-point FFT, "
             + "\(UnitFormat.fixed(spectrum.binWidth, 3)) Hz bins, \(UnitFormat.fixed(parameters.overlap * 100, 1)) % overlap, "
             + "\(parameters.averaging.rawValue) of \(spectrum.segments) segments; \(presentation.scale.reference)"
     }
@@ -122,7 +122,7 @@ extension SpectrumReport {
     /// A summary for people: what was analysed, how, and the strongest peaks.
     public var text: String {
         let spectrum = self.spectrum, parameters = spectrum.parameters
-        var lines = [TerminalText.sanitized(spectrum.path)]
+        var lines = [AudioStream.heading(path: spectrum.path, stream: spectrum.stream)]
         func row(_ label: String, _ value: String) {
             lines.append("  " + label + String(repeating: " ", count: max(1, 11 - label.count)) + value)
         }

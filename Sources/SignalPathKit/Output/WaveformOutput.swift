@@ -51,8 +51,7 @@ extension WaveformEnvelope {
                 .init("clipped", .array((0..<columns).map { .integer(clipped($0, channel)) })),
             ])
         }
-        return [
-            .init("path", .string(path)),
+        return AudioStream.sourceMembers(path: path, stream: stream) + [
             .init("sample_rate", .integer(Int64(sampleRate))),
             .init("start_frame", .integer(frames.lowerBound)),
             .init("end_frame", .integer(frames.upperBound)),

@@ -5,6 +5,8 @@
 /// turns them into a scale.
 public struct PowerSpectrum: Sendable {
     public var path: String
+    /// The stream analysed, when reports name it (`AudioFile.namedStream`).
+    public var stream: AudioStream?
     public var sampleRate: Int
     /// The frames analysed.
     public var frames: Range<Int64>

@@ -102,9 +102,11 @@ public struct SpectrumAnalyzer: Sendable {
     }
 
     private func finish(_ combiner: ChunkCombiner, segments: Int) -> PowerSpectrum {
-        PowerSpectrum(
+        var spectrum = PowerSpectrum(
             path: file.path, sampleRate: file.format.sampleRate, parameters: parameters, channelNames: channelNames, firstFrame: frames.lowerBound,
             segments: segments, power: combiner.power(segments: segments))
+        spectrum.stream = file.namedStream
+        return spectrum
     }
 }
 

@@ -64,7 +64,7 @@ struct Events: AsyncParsableCommand, DataCommand {
         let path = item.path
         let file = try await AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
-        let report = EventOutput(path: path, format: file.format, frames: frames, settings: settings)
+        let report = EventOutput(path: path, stream: file.namedStream, format: file.format, frames: frames, settings: settings)
         let progress = ProgressLine(label: "events \(path)", enabled: StandardError.isTerminal && output.pattern == nil)
         defer { progress.finish() }
         let format = writer.format
@@ -91,7 +91,7 @@ struct Events: AsyncParsableCommand, DataCommand {
                 table = DelimitedText(format == .tsv ? .tsv : .csv)
             case .ndjson:
                 sink.sink.writeLine(
-                    JSONValue.object([.init("schema", .string(EventOutput.schema)), .init("path", .string(path))] + report.jsonMembers(event)).serialized())
+                    JSONValue.object([.init("schema", .string(EventOutput.schema))] + report.sourceMembers + report.jsonMembers(event)).serialized())
             default:
                 held.append(event)
             }
@@ -109,7 +109,7 @@ struct Events: AsyncParsableCommand, DataCommand {
             writer.succeeded()
         case .ndjson:
             // A last line per file, so that a file without events is still seen.
-            writer.succeeded(json: [.init("path", .string(path)), .init("summary", report.summaryJSON(summary))])
+            writer.succeeded(json: report.sourceMembers + [.init("summary", report.summaryJSON(summary))])
         default:
             writer.succeeded(json: report.jsonMembers(events: held, summary: summary))
         }

@@ -115,7 +115,8 @@ struct LoudnessCommand: AsyncParsableCommand, LevelAxisCommand {
             table.append((prefix.isEmpty ? [] : ["path"]) + LoudnessSummary.csvHeader)
             sink.write(table.text)
         }
-        let ndjsonPrefix: [JSONValue.Member] = [.init("schema", .string(LoudnessSummary.schema)), .init("path", .string(path))]
+        let ndjsonPrefix: [JSONValue.Member] =
+            [.init("schema", .string(LoudnessSummary.schema))] + AudioStream.sourceMembers(path: path, stream: file.namedStream)
         let analysis = try await analyzer.run(
             workers: item.workers, progress: { progress.update($0) },
             subBlocks: { energy, frameCount in
@@ -157,7 +158,7 @@ struct LoudnessCommand: AsyncParsableCommand, LevelAxisCommand {
         let rate = Double(analysis.sampleRate)
         let times = Double(analysis.frames.lowerBound) / rate...Double(analysis.frames.upperBound) / rate
         var view = LoudnessPlot(
-            title: "\(TerminalText.sanitized(summary.path)) · loudness (BS.1770-4), every \(UnitFormat.shortest(summary.interval)) s",
+            title: "\(AudioStream.heading(path: summary.path, stream: analysis.stream)) · loudness (BS.1770-4), every \(UnitFormat.shortest(summary.interval)) s",
             points: points, times: times, integrated: summary.integrated)
         view.target = target.map { ($0, tolerance ?? 1) }
         view.summary = summary.summaryLines

@@ -109,7 +109,7 @@ struct Replay: ParsableCommand {
             options.stats = stats
             options.lineFormat = format == .csv ? .csv : .ndjson
             options.colorDepth = ColorDepth.detect(choice: .auto, isTerminal: true, environment: ProcessEnvironment.current)
-            try ReplayRunner(player: player, options: options).run(title: "signalpath replay · " + TerminalText.sanitized(file))
+            try ReplayRunner(player: player, options: options).run(title: "signalpath replay · " + AudioStream.heading(path: file, stream: player.file.namedStream))
         } catch {
             throw ExitCode(ExitStatus.report(error))
         }

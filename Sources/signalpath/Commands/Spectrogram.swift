@@ -145,7 +145,8 @@ struct Spectrogram: AsyncParsableCommand, LevelAxisCommand {
             }
             writer.succeeded()
         case .ndjson:
-            let prefix: [JSONValue.Member] = [.init("schema", .string(SpectrogramAnalyzer.schema)), .init("path", .string(path))]
+            let prefix: [JSONValue.Member] =
+                [.init("schema", .string(SpectrogramAnalyzer.schema))] + AudioStream.sourceMembers(path: path, stream: file.namedStream)
             try analyzer.run { frame throws(SignalPathError) in
                 for object in analyzer.jsonFrames(frame, presentation) { writer.write(JSONValue.object(prefix + object).serialized() + "\n") }
                 done(frame)

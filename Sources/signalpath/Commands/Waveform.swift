@@ -156,7 +156,8 @@ struct Waveform: AsyncParsableCommand, DataCommand {
     /// them (runs of at least 3 full-scale samples), over the lanes drawn (the mix: its frames with any).
     static func title(_ waveform: WaveformEnvelope, scale: WaveformPlot.Scale, floor: Double) -> String {
         let clipped = waveform.clipped.reduce(0, +)
-        return "\(TerminalText.sanitized(waveform.path)) · \(UnitFormat.fixed(waveform.seconds.lowerBound, 2))–\(UnitFormat.fixed(waveform.seconds.upperBound, 2)) s · "
+        let heading = AudioStream.heading(path: waveform.path, stream: waveform.stream)
+        return "\(heading) · \(UnitFormat.fixed(waveform.seconds.lowerBound, 2))–\(UnitFormat.fixed(waveform.seconds.upperBound, 2)) s · "
             + "\(waveform.sampleRate) Hz · " + (scale == .linear ? "linear" : "dBFS from \(UnitFormat.fixed(floor, 0))")
             + (clipped > 0 ? " · \(UnitFormat.grouped(clipped)) clipped sample\(clipped == 1 ? "" : "s")" : "")
     }
