@@ -12,9 +12,10 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
             integrated loudness, the loudness range (EBU Tech 3342), the loudest momentary and \
             short-term windows and the true peak, each with its time.
 
-            On a terminal: a chart over time (momentary and short-term lines, the integrated \
-            level and, with --target, the target and its --tolerance as a band), with the summary \
-            under it. Piped, or with --format csv: time_s,momentary_lufs,short_term_lufs rows, \
+            On a terminal: a chart over time (the short-term line on top of momentary, drawn \
+            faint as the range of its values per column, or left out with --no-momentary; gaps \
+            where values are missing; the integrated level and, with --target, the target and \
+            its --tolerance as a band), with the summary under it. Piped, or with --format csv: time_s,momentary_lufs,short_term_lufs rows, \
             the time being the end of the measurement window (as ffmpeg's ebur128 log has it, \
             from the start of the file); a value before the first full window or at or below the \
             absolute gate (-70 LUFS) is an empty field (null in JSON). With several files a path \
@@ -63,11 +64,19 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         transform: OptionValue.loudnessTolerance)
     var tolerance: Double?
 
+    @Flag(
+        name: .customLong("no-momentary"),
+        help: "Leave momentary loudness out of the chart: the short-term line alone (momentary is drawn faint under it by default).")
+    var leavesOutMomentary = false
+
     /// Options that would change nothing in the chosen format are refused.
     func validate() throws {
         let format = output.resolvedFormat
         try plotting.refuseInapplicable(format: format)
         if plotting.linear { throw ValidationError("--linear applies to a frequency axis; loudness is drawn over time, which is always linear.") }
+        if leavesOutMomentary && !format.isPicture {
+            throw ValidationError("--no-momentary leaves momentary loudness out of the chart (--format plot, svg, png or pdf); the \(format.rawValue) series keeps it.")
+        }
         if tolerance != nil && target == nil { throw ValidationError("--tolerance is the width of the --target band; give --target too.") }
         if target != nil && !format.isPicture { throw ValidationError("--target is drawn on the chart (--format plot, svg, png or pdf), not written to \(format.rawValue).") }
         if truePeak.mode != .bs1770 && (format == .csv || format == .tsv) {
@@ -157,6 +166,7 @@ struct LoudnessCommand: AsyncParsableCommand, DataCommand {
         view.floor = plotting.floor
         view.ceiling = plotting.ceiling
         view.monochrome = plotting.isMonochrome(format)
+        view.showsMomentary = !leavesOutMomentary
         return view
     }
 }
