@@ -11,6 +11,17 @@
   chart_facts.py topmost PNG AXIS_HEX TRACE_HEX
       the frame, and the highest pixel inside it within 60 (sum of channel differences) of the
       trace colour: its x and y.
+  chart_facts.py loudness PNG AXIS_HEX SHORT_HEX MOMENTARY_HEX
+      the frame, and the trace pixels inside it classed by hue: within 12 degrees of the hue of
+      SHORT_HEX or of MOMENTARY_HEX, with a chroma (largest minus smallest channel) over 24 — a
+      colour faded towards a white background keeps its hue. Per inner column whether each class
+      appears there ("short_columns", "momentary_columns"); each class's pixel count and its
+      contrast with the background (the 90th percentile of the summed channel differences:
+      the line's core, not its anti-aliased edges); the momentary-hue pixels of the whole image
+      (legend included); and the labels inside the plot: grey text pixels (chroma under 25,
+      luminance under 150) in connected components at least 4 px tall, joined into one label
+      when under 10 px apart on the same line, those at least 24 px wide kept: each label's box
+      (in inner coordinates) and the trace pixels (any chroma over 24) within 1 px of it.
   chart_facts.py svg FILE.svg
       parses the SVG (xml.etree): the number of elements, of text, image and rect elements, and
       of paths per stroke colour (#rrggbb, from cairo's `stroke:rgb(p%,p%,p%)` styles).
@@ -53,6 +64,55 @@ def frame(image, axis):
     top, bottom = long_rows[0], long_rows[-1]
     left, right = runs[top]
     return {"left": left + 1, "top": top + 1, "right": right - 1, "bottom": bottom - 1, "width": width, "height": height}
+
+
+def hue(pixels):
+    """Hue in degrees (0-360) and chroma of RGB pixels (int arrays, last axis the channels)."""
+    r, g, b = (pixels[..., i].astype(np.float64) for i in range(3))
+    high, low = pixels.max(axis=-1), pixels.min(axis=-1)
+    chroma = (high - low).astype(np.float64)
+    safe = np.where(chroma == 0, 1, chroma)
+    degrees = np.where(high == r, ((g - b) / safe) % 6, np.where(high == g, (b - r) / safe + 2, (r - g) / safe + 4)) * 60
+    return degrees, chroma
+
+
+def loudness_facts(image, facts, short, momentary):
+    from scipy import ndimage
+    inner = image[facts["top"]:facts["bottom"] + 1, facts["left"]:facts["right"] + 1]
+    background = image[1, 1]
+
+    def classed(pixels, reference):
+        degrees, chroma = hue(pixels)
+        target, _ = hue(reference[None, :])
+        distance = np.abs((degrees - target[0] + 180) % 360 - 180)
+        return (distance <= 12) & (chroma > 24)
+
+    for name, reference in (("short", short), ("momentary", momentary)):
+        mask = classed(inner, reference)
+        facts[name + "_columns"] = [bool(v) for v in mask.any(axis=0)]
+        facts[name + "_pixels"] = int(mask.sum())
+        contrast = np.abs(inner[mask] - background).sum(axis=1)
+        facts[name + "_contrast"] = float(np.percentile(contrast, 90)) if len(contrast) else 0.0
+    facts["momentary_pixels_image"] = int(classed(image, momentary).sum())
+    _, chroma = hue(inner)
+    luminance = inner @ np.array([0.2126, 0.7152, 0.0722])
+    components, count = ndimage.label((chroma < 25) & (luminance < 150), structure=np.ones((3, 3)))
+    glyphs = [(s[1].start, s[0].start, s[1].stop - 1, s[0].stop - 1) for s in ndimage.find_objects(components) if s[0].stop - s[0].start >= 4]
+    labels = []
+    for glyph in sorted(glyphs):
+        for label in labels:
+            if glyph[0] - label[2] < 10 and glyph[1] <= label[3] and label[1] <= glyph[3]:
+                label[:] = [min(label[0], glyph[0]), min(label[1], glyph[1]), max(label[2], glyph[2]), max(label[3], glyph[3])]
+                break
+        else:
+            labels.append(list(glyph))
+    trace = chroma > 24
+    facts["labels"] = []
+    for x0, y0, x1, y1 in labels:
+        if x1 - x0 < 24:
+            continue  # a stray grey stroke, not words
+        window = trace[max(0, y0 - 1):y1 + 2, max(0, x0 - 1):x1 + 2]
+        facts["labels"].append({"box": [x0, y0, x1, y1], "trace_pixels": int(window.sum())})
 
 
 def main():
@@ -99,6 +159,8 @@ def main():
             run = [x for x in range(column, facts["width"]) if image[middle, x].max() - image[middle, x].min() > 40]
             centre = (run[0] + run[-1]) // 2 if run else column
             facts["bar"] = [[int(c) for c in image[y, centre]] for y in range(facts["top"], facts["bottom"] + 1)]
+    elif command == "loudness":
+        loudness_facts(image, facts, rgb(sys.argv[4]), rgb(sys.argv[5]))
     elif command == "topmost":
         trace = rgb(sys.argv[4])
         close = np.abs(inner - trace).sum(axis=2) < 60

@@ -7,8 +7,9 @@ import Testing
 /// drawn, not against signalpath's own drawing code.
 @Suite("chart files: PNG, SVG and PDF")
 struct ChartCLITests {
-    /// The light theme's axis colour (the plot frame) and first trace colour (Okabe–Ito blue).
-    static let axis = "333333", firstTrace = "0072B2"
+    /// The light theme's axis colour (the plot frame) and first and second trace colours
+    /// (Okabe–Ito blue and vermillion).
+    static let axis = "333333", firstTrace = "0072B2", secondTrace = "D55E00"
 
     /// Inputs made once for the suite: 1 s of 1 kHz + 5 kHz at −12 dBFS each, and 1 s of 1 kHz
     /// alone at −6.02 dBFS, at 48 kHz.
@@ -78,6 +79,54 @@ struct ChartCLITests {
         let y = Double(try #require(facts["y"] as? Int))
         let expectedY = 6.02 / 120 * Double(bottom - top + 1)
         #expect(abs(y - expectedY) <= 2, "the peak at row \(y), -6.02 dBFS at \(expectedY)")
+    }
+
+    @Test(
+        "loudness of a 12-minute programme: no short-term or momentary colour inside its digital silences, momentary fainter than short-term, no line crossing a label in the plot; --no-momentary leaves no momentary colour"
+    )
+    func longProgramme() throws {
+        // fluidsynth music and espeak-ng speech at varied levels, with digital silences (8–25 s)
+        // and room tone below the gate between them; 7 200 points over ~1 100 pixel columns.
+        let path = scratch.file("programme.wav")
+        let made = try run(try #require(which("python3")), [repositoryRoot + "/Tests/Reference/loudness_programme.py", path, "12"], timeout: 300)
+        try #require(made.status == 0, "\(made.stderr)")
+        let programme = try #require(JSONSerialization.jsonObject(with: made.stdoutData) as? [String: Any])
+        let seconds = try #require(programme["seconds"] as? Double), silences = try #require(programme["silences"] as? [[Double]])
+        let output = scratch.file("programme.png")
+        let result = try signalpath("loudness", path, "--target", "-23", "--output", output, "--force")
+        try #require(result.status == 0, "\(result.stderr)")
+        let facts = try self.facts("loudness", output, Self.axis, Self.firstTrace, Self.secondTrace)
+        let left = try #require(facts["left"] as? Int), right = try #require(facts["right"] as? Int)
+        let short = try #require(facts["short_columns"] as? [Bool]), momentary = try #require(facts["momentary_columns"] as? [Bool])
+        // Pixel column (inside the frame) of a time: the axis runs from 0 to the programme's end.
+        func column(_ time: Double) -> Double { time / seconds * Double(right - left + 1) }
+        // Short-term is missing once its 3 s window lies in the silence, momentary once its
+        // 400 ms one does; 0.5 s and 2 px spare for the line's width and anti-aliasing.
+        var checked = 0
+        for silence in silences {
+            for (name, drawn, window) in [("short-term", short, 3.0), ("momentary", momentary, 0.4)] {
+                let first = Int(column(silence[0] + window + 0.5).rounded(.up)) + 2, last = Int(column(silence[1] - 0.5).rounded(.down)) - 2
+                guard first <= last else { continue }
+                checked += 1
+                let crossed = (first...last).filter { drawn[$0] }
+                #expect(crossed.isEmpty, "\(name) drawn in the silence \(silence) at columns \(crossed) of \(first)...\(last)")
+            }
+        }
+        #expect(checked >= 10, "\(checked) gaps wide enough to check")
+        let shortContrast = try #require(facts["short_contrast"] as? Double), momentaryContrast = try #require(facts["momentary_contrast"] as? Double)
+        let momentaryPixels = try #require(facts["momentary_pixels"] as? Int), shortPixels = try #require(facts["short_pixels"] as? Int)
+        #expect(momentaryPixels > 10_000 && shortPixels > 10_000)
+        #expect(momentaryContrast < 0.6 * shortContrast, "momentary stands \(momentaryContrast) from the background, short-term \(shortContrast)")
+        let labels = try #require(facts["labels"] as? [[String: Any]])
+        #expect(labels.count >= 2, "the target's and the integrated level's labels: \(labels)")
+        for label in labels { #expect(label["trace_pixels"] as? Int == 0, "a line crosses the label at \(label["box"] ?? "")") }
+
+        let shortOnly = scratch.file("short-term.png")
+        let without = try signalpath("loudness", path, "--no-momentary", "--output", shortOnly, "--force")
+        try #require(without.status == 0, "\(without.stderr)")
+        let shortFacts = try self.facts("loudness", shortOnly, Self.axis, Self.firstTrace, Self.secondTrace)
+        #expect(shortFacts["momentary_pixels_image"] as? Int == 0, "no momentary colour in the plot or the legend")
+        #expect(try #require(shortFacts["short_pixels"] as? Int) > 10_000)
     }
 
     @Test("--size sets a PNG's pixels, --dpi scales them; loudness and spectrum as well as spectrogram")

@@ -220,20 +220,21 @@ struct OptionAuditCLITests {
                         Variant("--format", "json"), Variant("--output", out + ".csv"), Variant("--width", "100"), Variant("--height", "30"),
                         Variant("--color", "always"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--target", "-23"),
                         Variant("--tolerance", "2"), Variant("--true-peak", "accurate"), Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"),
+                        Variant("--no-momentary"),
                     ]),
                 Scenario(
                     base: ["loudness", chord, "--format", "plot", "--width", "60", "--height", "16"],
                     variants: [
                         Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--target", "-23"),
                         Variant("--interval", "1s"), Variant("--range", "1..3"), Variant("--color", "always"),
-                        Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"),
+                        Variant("--size", "800x450"), Variant("--theme", "dark"), Variant("--dpi", "192"), Variant("--no-momentary"),
                     ]),
                 Scenario(
                     base: ["loudness", chord, "--format", "png", "--size", "320x180"],
                     variants: [
                         Variant("--width", "70"), Variant("--height", "20"), Variant("--floor", "-60"), Variant("--ceiling", "0"), Variant("--target", "-23"),
                         Variant("--interval", "1s"), Variant("--range", "1..3"), Variant("--color", "always"),
-                        Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"),
+                        Variant("--size", "400x200"), Variant("--theme", "dark"), Variant("--dpi", "192"), Variant("--no-momentary"),
                     ]),
                 Scenario(base: ["loudness", chord, "--format", "svg", "--target", "-23"], variants: [Variant("--tolerance", "3")]),
                 // The true peak is in the summary that JSON holds (the CSV series refuses --true-peak).

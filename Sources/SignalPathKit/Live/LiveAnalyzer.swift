@@ -2,7 +2,10 @@
 public struct LiveFrame: Sendable {
     /// Seconds from the start of the file (replay) or the recording.
     public var time: Double
+    /// The channels analysed (the first ones of the source: all, or those a screen shows).
     public var channelNames: [String]
+    /// All the source's channels, analysed or not.
+    public var channelCount: Int
     /// Per channel, over the frames since the previous live frame: RMS and sample peak in dBFS
     /// (full-scale square = 0 dB RMS), and whether a sample reached full scale.
     public var rms: [Double]
@@ -19,6 +22,8 @@ public struct LiveFrame: Sendable {
 
 /// Makes `LiveFrame`s: levels over the samples since the last frame, and a Hann-windowed FFT of
 /// the last window, shown as bins or fractional-octave bands. Plans and buffers are made once.
+/// Only the channels asked for are analysed, so a screen that shows a few channels of a thousand
+/// costs what those few cost.
 public final class LiveAnalyzer {
     public let sampleRate: Int
     public let channelNames: [String]
@@ -26,6 +31,10 @@ public final class LiveAnalyzer {
     public let presentation: SpectrumPresentation
     private let transform: SegmentTransform
     private let window: WindowTable
+    /// One channel's window, deinterleaved, zeros before the frames present.
+    private var channelWindow: [Float]
+    /// Transforms made so far: one per channel analysed per frame.
+    private(set) var transformCount = 0
 
     public init(sampleRate: Int, layout: ChannelLayout, fftSize: Int, bands: Int?) {
         self.sampleRate = sampleRate
@@ -36,18 +45,21 @@ public final class LiveAnalyzer {
         self.presentation = presentation
         window = WindowTable.shared(.hann, size: fftSize)
         transform = SegmentTransform(fftSize: fftSize, window: window)
+        channelWindow = [Float](repeating: 0, count: window.coefficients.count)
     }
 
     /// Frames of audio the spectrum looks at.
     public var windowSize: Int { parameters.windowSize }
 
-    /// A frame at `time` from `recent` (interleaved; the levels' samples) and `window` (interleaved,
-    /// exactly `windowSize` frames ending at `time`; zeros before the start).
-    public func frame(time: Double, recent: UnsafeBufferPointer<Float>, window samples: UnsafeBufferPointer<Float>) -> LiveFrame {
+    /// A frame at `time` from `recent` (interleaved, every channel; the levels' samples) and
+    /// `window` (interleaved, every channel: up to `windowSize` frames ending at `time`, zeros
+    /// before them), for the first `shown` channels (nil: all).
+    public func frame(time: Double, recent: UnsafeBufferPointer<Float>, window samples: UnsafeBufferPointer<Float>, shown: Int? = nil) -> LiveFrame {
         let channels = channelNames.count
+        let analysed = min(channels, max(0, shown ?? channels))
         var rms: [Double] = [], peak: [Double] = [], clipped: [Bool] = []
         let count = recent.count / max(1, channels)
-        for channel in 0..<channels {
+        for channel in 0..<analysed {
             var squares = 0.0, largest: Float = 0
             for index in 0..<count {
                 let value = recent[index * channels + channel]
@@ -59,17 +71,26 @@ public final class LiveAnalyzer {
             peak.append(20 * log10(Double(largest)))
             clipped.append(largest >= 1)
         }
+        let windowSize = self.windowSize
+        let present = min(windowSize, samples.count / max(1, channels))
+        let first = samples.count / max(1, channels) - present
         var power: [[Double]] = []
-        for channel in 0..<channels {
-            transform.transform(samples, firstFrame: 0, channels: channels, channel: channel)
+        for channel in 0..<analysed {
+            channelWindow.withUnsafeMutableBufferPointer { column in
+                for index in 0..<windowSize - present { column[index] = 0 }
+                for index in 0..<present { column[windowSize - present + index] = samples[(first + index) * channels + channel] }
+                transform.transform(UnsafeBufferPointer(column), firstFrame: 0, channels: 1, channel: 0)
+            }
+            transformCount += 1
             power.append(transform.power.map(Double.init))
         }
+        let names = Array(channelNames.prefix(analysed))
         let spectrum = PowerSpectrum(
             path: "", sampleRate: sampleRate, frames: 0..<Int64(windowSize), parameters: parameters,
             windowSum: window.sum, windowSumOfSquares: window.sumOfSquares, segments: 1,
-            channelNames: channelNames, power: power)
+            channelNames: names, power: power)
         return LiveFrame(
-            time: time, channelNames: channelNames, rms: rms, peak: peak, clipped: clipped,
+            time: time, channelNames: names, channelCount: channels, rms: rms, peak: peak, clipped: clipped,
             spectrum: SpectrumReport(spectrum: spectrum, presentation: presentation))
     }
 }

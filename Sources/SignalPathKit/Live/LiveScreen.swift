@@ -59,16 +59,22 @@ public struct LiveScreen: Sendable {
         return first...max(first, last)
     }
 
+    /// How many of `channels` a screen of `rows` shows (meters and spectrum traces): all that fit
+    /// in a third of its rows, so the views keep the rest. A live loop analyses only these.
+    public static func shownChannels(of channels: Int, rows: Int) -> Int { min(channels, max(1, rows / 3)) }
+
     public func draw(into canvas: inout Canvas, area: Area) {
         guard !area.isEmpty else { return }
         canvas.fill(area, with: .blank)
         canvas.write(title, x: area.x, y: area.y, style: .title, limit: area.width)
-        let channels = frame?.channelNames ?? []
+        let channels = Array((frame?.channelNames ?? []).prefix(Self.shownChannels(of: frame?.channelCount ?? 0, rows: area.height)))
         let metersTop = area.y + area.height - 1 - channels.count
         drawMeters(into: &canvas, area: Area(x: area.x, y: metersTop, width: area.width, height: channels.count))
         canvas.write(hints.line(status: status, width: area.width), x: area.x, y: area.y + area.height - 1, style: .label, limit: area.width)
         let loudnessRow = metersTop - 1
-        if let frame, loudnessRow > area.y + 4 { canvas.write(Self.loudnessLine(frame), x: area.x, y: loudnessRow, style: .label, limit: area.width) }
+        if let frame, loudnessRow > area.y + 4 {
+            canvas.write(Self.loudnessLine(frame, shown: channels.count), x: area.x, y: loudnessRow, style: .label, limit: area.width)
+        }
         let views = Area(x: area.x, y: area.y + 1, width: area.width, height: loudnessRow - area.y - 1)
         guard let frame, views.height >= 4 else { return }
         let rows = frame.spectrum.rows
@@ -97,11 +103,14 @@ public struct LiveScreen: Sendable {
         }
     }
 
-    /// `loudness  M -20.1 LUFS  S -21.3 LUFS`: momentary and short-term at the head, `-` before a
-    /// full window and below the gate.
-    static func loudnessLine(_ frame: LiveFrame) -> String {
+    /// `loudness  M -20.1 LUFS  S -21.3 LUFS`: momentary and short-term at the head (of all
+    /// channels), `-` before a full window and below the gate; and which channels the meters and
+    /// the spectrum show when not all of them fit.
+    static func loudnessLine(_ frame: LiveFrame, shown: Int) -> String {
         func lufs(_ value: Double?) -> String { value.map { UnitFormat.fixed($0, 1) + " LUFS" } ?? "-" }
-        return "loudness  M \(lufs(frame.momentary))  S \(lufs(frame.shortTerm))"
+        let line = "loudness  M \(lufs(frame.momentary))  S \(lufs(frame.shortTerm))"
+        guard shown < frame.channelCount else { return line }
+        return line + "  · meters and spectrum: channels 1–\(shown) of \(frame.channelCount)"
     }
 
     /// `left  ████████████──────▌─  -12.3 dBFS  CLIP`: RMS as a bar from −60 to 0 dBFS, the held

@@ -12,7 +12,6 @@ public final class ReplayPlayer {
     /// frame window's reader.
     private var playbackReader: AudioReader
     public let analyzer: LiveAnalyzer
-    private var window: [Float]
     /// Momentary and short-term loudness at the head, fed from a reader of its own.
     private var loudness: LoudnessMeter
     private var loudnessSource: FrameWindow
@@ -30,7 +29,6 @@ public final class ReplayPlayer {
         source = FrameWindow(reader: reader)
         playbackReader = try file.makeReader()
         analyzer = LiveAnalyzer(sampleRate: file.format.sampleRate, layout: file.format.channelLayout, fftSize: fftSize, bands: bands)
-        window = [Float](repeating: 0, count: fftSize * file.format.channels)
         loudness = LoudnessMeter(sampleRate: file.format.sampleRate, layout: file.format.channelLayout)
         loudnessSource = FrameWindow(reader: try file.makeReader())
     }
@@ -53,8 +51,9 @@ public final class ReplayPlayer {
         return duration
     }
 
-    /// The live frame at `time` seconds; levels over the frames since `previous`.
-    public func frame(at time: Double, previous: Double) throws(SignalPathError) -> LiveFrame {
+    /// The live frame at `time` seconds; levels over the frames since `previous`; the first
+    /// `shown` channels analysed (nil: all).
+    public func frame(at time: Double, previous: Double, shown: Int? = nil) throws(SignalPathError) -> LiveFrame {
         let rate = Double(sampleRate), channels = file.format.channels
         let total = file.format.frames ?? 0
         let end = min(total, max(0, Int64((time * rate).rounded())))
@@ -66,21 +65,16 @@ public final class ReplayPlayer {
         let start = max(0, min(levelStart, end - windowSize))
         let got = end > start ? try source.load(start..<end) : 0
         let available = start + Int64(got)
-        // The window: the frames before the head that were loaded, zeros before them.
+        // The window: the frames before the head that were loaded (the analyser puts zeros before them).
         let windowFrames = Int(min(windowSize, available - start))
-        let padding = Int(windowSize) - windowFrames
-        for index in 0..<padding * channels { window[index] = 0 }
         let first = Int(available - Int64(windowFrames) - start)
-        for index in 0..<windowFrames * channels { window[padding * channels + index] = source.samples[first * channels + index] }
         let recentStart = Int(max(0, levelStart - start)), recentEnd = Int(available - start)
         try feedLoudness(to: end)
         let samples = source.samples
-        var frame = window.withUnsafeBufferPointer { window in
-            analyzer.frame(
-                time: min(max(0, time), duration),
-                recent: UnsafeBufferPointer(rebasing: samples[recentStart * channels..<max(recentStart, recentEnd) * channels]),
-                window: window)
-        }
+        var frame = analyzer.frame(
+            time: min(max(0, time), duration),
+            recent: UnsafeBufferPointer(rebasing: samples[recentStart * channels..<max(recentStart, recentEnd) * channels]),
+            window: UnsafeBufferPointer(rebasing: samples[first * channels..<(first + windowFrames) * channels]), shown: shown)
         frame.momentary = loudness.momentary
         frame.shortTerm = loudness.shortTerm
         return frame

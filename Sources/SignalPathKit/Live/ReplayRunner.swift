@@ -115,7 +115,8 @@ public struct ReplayRunner {
             last = now
         }
         while !session.quit && !StopSignals.stopRequested {
-            let frame = try player.frame(at: session.position, previous: previous)
+            let shown = LiveScreen.shownChannels(of: player.file.format.channels, rows: terminal.size.rows)
+            let frame = try player.frame(at: session.position, previous: previous, shown: shown)
             previous = session.position
             screen.view = session.view
             screen.status = status(session)

@@ -30,7 +30,9 @@ extension Chart {
                 }
             }
             out.append(.clip(rect))
-            for mark in panel.marks { draw(mark, in: rect, px: px, py: py, font: font, into: &out) }
+            var labels: [PanelLabel] = []
+            for mark in panel.marks { draw(mark, in: rect, px: px, py: py, font: font, into: &out, labels: &labels) }
+            place(labels, in: rect, over: panel.marks, px: px, py: py, font: font, into: &out)
             out.append(.unclip)
             // Frame, ticks and tick labels.
             let axis = theme.color(.axis), muted = theme.color(.mutedText)
@@ -88,15 +90,18 @@ extension Chart {
     }
 
     private func draw(
-        _ mark: ChartMark, in rect: ChartRect, px: (Double) -> Double, py: (Double) -> Double, font: Double, into out: inout [ChartPrimitive]
+        _ mark: ChartMark, in rect: ChartRect, px: (Double) -> Double, py: (Double) -> Double, font: Double, into out: inout [ChartPrimitive],
+        labels: inout [PanelLabel]
     ) {
         // Values far outside the panel are pulled to just outside it: the clip cuts them, and
         // -inf dB (digital silence) becomes a line along the bottom edge instead of no line.
         func clampY(_ value: Double) -> Double { min(max(value, rect.y - rect.height), rect.maxY + 2) }
         switch mark {
         case .line(let points, let color, let dash, let lineWidth):
-            let mapped = points.map { (x: px($0.x), y: clampY($0.y.isNaN ? rect.maxY + 2 : py($0.y))) }
-            guard !mapped.isEmpty else { return }
+            var mapped = points.map { (x: px($0.x), y: clampY($0.y.isNaN ? rect.maxY + 2 : py($0.y))) }
+            guard let only = mapped.first else { return }
+            // A single point (a value between two missing ones) is a dash as wide as the line.
+            if mapped.count == 1 { mapped = [(only.x - lineWidth / 2, only.y), (only.x + lineWidth / 2, only.y)] }
             out.append(.path(points: mapped, stroke: theme.color(color), fill: nil, width: lineWidth, dash: dash.pattern.map { $0 * lineWidth }))
         case .area(let xs, let lower, let upper, let color, let opacity):
             guard !xs.isEmpty else { return }
@@ -116,14 +121,29 @@ extension Chart {
             let top = clampY(py(range.upperBound)), bottom = clampY(py(range.lowerBound))
             out.append(.rect(ChartRect(x: rect.x, y: top, width: rect.width, height: bottom - top), fill: theme.color(color)))
             if !label.isEmpty {
-                // At the left end: rules (the integrated level) are labelled at the right.
-                out.append(.text(label, x: rect.x + 0.5 * font, y: top - 0.35 * font, size: font * 0.9, color: theme.color(.mutedText), anchor: .start))
+                // Above the band at its left end, else where fewer lines pass: rules (the
+                // integrated level) prefer the right.
+                let above = top - 0.35 * font, below = bottom + 1.05 * font
+                labels.append(
+                    PanelLabel(
+                        text: label, color: theme.color(.mutedText),
+                        spots: [
+                            (rect.x + 0.5 * font, above, .start), (rect.maxX - 0.5 * font, above, .end), (rect.x + 0.5 * font, below, .start),
+                            (rect.maxX - 0.5 * font, below, .end),
+                        ]))
             }
         case .horizontalRule(let y, let color, let dash, let label):
             let ry = py(y)
             out.append(.path(points: [(rect.x, ry), (rect.maxX, ry)], stroke: theme.color(color), fill: nil, width: 1.2, dash: dash.pattern.map { $0 * 1.2 }))
             if !label.isEmpty {
-                out.append(.text(label, x: rect.maxX - 0.5 * font, y: ry - 0.4 * font, size: font * 0.9, color: theme.color(color), anchor: .end))
+                let above = ry - 0.4 * font, below = ry + 1.15 * font
+                labels.append(
+                    PanelLabel(
+                        text: label, color: theme.color(color),
+                        spots: [
+                            (rect.maxX - 0.5 * font, above, .end), (rect.x + 0.5 * font, above, .start), (rect.maxX - 0.5 * font, below, .end),
+                            (rect.x + 0.5 * font, below, .start),
+                        ]))
             }
         case .markers(let points, let color):
             let rgb = theme.color(color)
@@ -161,6 +181,76 @@ extension Chart {
                 out.append(.path(points: [(tx, rect.y), (tx, rect.y + 0.6 * font)], stroke: rgb, fill: nil, width: max(1, 1 / pixelScale), dash: []))
             }
         }
+    }
+
+    /// A band's or a rule's label, drawn after the panel's marks at the first of `spots` (x,
+    /// baseline, anchor) that the fewest lines cross.
+    struct PanelLabel {
+        var text: String
+        var color: RGB
+        var spots: [(x: Double, y: Double, anchor: ChartPrimitive.Anchor)]
+    }
+
+    /// Labels over the marks, never struck through: each at the spot inside the panel that the
+    /// fewest of the marks' lines cross (the first such in its order) and that no label before it
+    /// took, on a box of the background colour that hides whatever still passes under it.
+    private func place(
+        _ labels: [PanelLabel], in rect: ChartRect, over marks: [ChartMark], px: (Double) -> Double, py: (Double) -> Double, font: Double,
+        into out: inout [ChartPrimitive]
+    ) {
+        guard !labels.isEmpty else { return }
+        var lines: [[(x: Double, y: Double)]] = []
+        for mark in marks {
+            switch mark {
+            case .line(let points, _, _, _): lines.append(points.map { (px($0.x), py($0.y)) })
+            case .area(let xs, let lower, let upper, _, _):
+                lines.append(xs.indices.map { (px(xs[$0]), py(upper[$0])) })
+                lines.append(xs.indices.map { (px(xs[$0]), py(lower[$0])) })
+            default: break
+            }
+        }
+        let size = 0.9 * font, pad = 0.3 * font
+        var taken: [ChartRect] = []
+        for label in labels {
+            let width = Double(label.text.count) * 0.6 * size
+            func box(_ spot: (x: Double, y: Double, anchor: ChartPrimitive.Anchor)) -> ChartRect {
+                let start = spot.anchor == .start ? spot.x : spot.anchor == .end ? spot.x - width : spot.x - width / 2
+                return ChartRect(x: start - pad, y: spot.y - 0.95 * size, width: width + 2 * pad, height: 1.25 * size)
+            }
+            let inside = label.spots.filter { spot in
+                let b = box(spot)
+                return b.x >= rect.x && b.maxX <= rect.maxX && b.y >= rect.y && b.maxY <= rect.maxY && !taken.contains { $0.intersects(b) }
+            }
+            guard let spot = inside.min(by: { Self.crossings(lines, box($0)) < Self.crossings(lines, box($1)) }) ?? label.spots.first else { continue }
+            let chosen = box(spot)
+            taken.append(chosen)
+            out.append(.rect(chosen, fill: theme.color(.background)))
+            out.append(.text(label.text, x: spot.x, y: spot.y, size: size, color: label.color, anchor: spot.anchor))
+        }
+    }
+
+    /// How many segments of `lines` pass through `box` (Liang–Barsky clipping of each segment).
+    static func crossings(_ lines: [[(x: Double, y: Double)]], _ box: ChartRect) -> Int {
+        var count = 0
+        for line in lines {
+            for (a, b) in zip(line, line.dropFirst()) {
+                guard max(a.x, b.x) >= box.x, min(a.x, b.x) <= box.maxX, max(a.y, b.y) >= box.y, min(a.y, b.y) <= box.maxY else { continue }
+                var low = 0.0, high = 1.0
+                let dx = b.x - a.x, dy = b.y - a.y
+                var crosses = true
+                for (p, q) in [(-dx, a.x - box.x), (dx, box.maxX - a.x), (-dy, a.y - box.y), (dy, box.maxY - a.y)] {
+                    if p == 0 {
+                        if q < 0 { crosses = false }
+                    } else if p < 0 {
+                        low = max(low, q / p)
+                    } else {
+                        high = min(high, q / p)
+                    }
+                }
+                if crosses && low <= high { count += 1 }
+            }
+        }
+        return count
     }
 
     /// `━ left  ┅ right` after the subtitle: each series' colour and dash, then its name.

@@ -88,9 +88,10 @@ public struct ChartColorBar: Sendable {
 extension ChartMark {
     /// `points` (in x order) thinned to what `pixels` device columns along `axis` can show: where
     /// several fall in one column, its first, lowest, highest and last, in x order — the line
-    /// looks the same and a path of an hour at 10 points a second stays a few thousand points.
+    /// looks the same and a path of an hour at 10 points a second stays a few thousand points,
+    /// however many stretches it is cut into.
     public static func thinned(_ points: [(x: Double, y: Double)], axis: ChartAxis, pixels: Int) -> [(x: Double, y: Double)] {
-        guard points.count > 4 * pixels else { return points }
+        guard points.count > 4 else { return points }
         var out: [(x: Double, y: Double)] = []
         out.reserveCapacity(4 * pixels + 4)
         var start = 0
@@ -107,6 +108,24 @@ extension ChartMark {
                 for index in Set([start, low, high, end - 1]).sorted() { out.append(points[index]) }
             }
             start = end
+        }
+        return out
+    }
+
+    /// `points` (in x order) reduced to the highest of each of the `pixels` device columns along
+    /// `axis` where several fall: a level over time as a meter's history draws it when zoomed
+    /// out, one value per column, where the lowest and highest of each make a solid band.
+    public static func maxima(_ points: [(x: Double, y: Double)], axis: ChartAxis, pixels: Int) -> [(x: Double, y: Double)] {
+        var out: [(x: Double, y: Double)] = []
+        var column = Int.min
+        for point in points {
+            let pointColumn = Int((axis.fraction(point.x) * Double(pixels)).rounded(.down))
+            if pointColumn == column, let last = out.last {
+                if point.y > last.y { out[out.count - 1] = point }
+            } else {
+                out.append(point)
+                column = pointColumn
+            }
         }
         return out
     }

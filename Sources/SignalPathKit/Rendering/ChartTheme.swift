@@ -9,6 +9,9 @@ public enum ChartColor: Hashable, Sendable {
     case grid
     /// The trace of series `n` (0-based): channels overlaid get distinct colours.
     case trace(Int)
+    /// Series `n`'s colour faded towards the background: a series shown behind another (momentary
+    /// loudness under short-term).
+    case faintTrace(Int)
     case peak
     case clip
     /// A target or tolerance band behind the data.
@@ -38,6 +41,10 @@ public enum ChartTheme: String, CaseIterable, Sendable {
         case .axis: return RGB(hex: light ? 0x333333 : 0xA0A0A0)
         case .grid: return RGB(hex: light ? 0xDDDDDD : 0x363636)
         case .trace(let index): return traces[index % traces.count]
+        case .faintTrace(let index):
+            let trace = traces[index % traces.count], background = self.color(ChartColor.background)
+            func mix(_ front: UInt8, _ back: UInt8) -> UInt8 { UInt8((Double(back) + 0.4 * (Double(front) - Double(back))).rounded()) }
+            return RGB(mix(trace.red, background.red), mix(trace.green, background.green), mix(trace.blue, background.blue))
         case .peak: return RGB(hex: light ? 0xB00020 : 0xFFD75F)
         case .clip: return RGB(hex: light ? 0xE00000 : 0xFF5F5F)
         case .band: return RGB(hex: light ? 0xDCEFD9 : 0x1F3A24)

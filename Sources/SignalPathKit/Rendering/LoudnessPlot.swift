@@ -1,5 +1,7 @@
-/// Loudness over time: braille lines for momentary and short-term loudness, the integrated level
-/// as a line across, with a target its tolerance band, a time axis in m:ss and the summary under it.
+/// Loudness over time as a meter's history shows it: short-term loudness as a braille line on top,
+/// momentary faint under it (per dot column the range of its values), both left out where values
+/// are missing; the integrated level as a line across, with a target its tolerance band, a time
+/// axis in m:ss and the summary under it.
 ///
 /// A view: it draws into a canvas area and knows nothing of terminals.
 public struct LoudnessPlot: Sendable {
@@ -17,6 +19,8 @@ public struct LoudnessPlot: Sendable {
     public var ceiling: Double?
     /// Without colour, momentary is dotted and short-term solid.
     public var monochrome = false
+    /// Momentary loudness drawn under short-term; false: short-term alone (`--no-momentary`).
+    public var showsMomentary = true
 
     public init(title: String, points: [LoudnessSeries.Point], times: ClosedRange<Double>, integrated: Double?) {
         self.title = title
@@ -25,14 +29,10 @@ public struct LoudnessPlot: Sendable {
         self.integrated = integrated
     }
 
-    /// The traces: short-term first (drawn on top) in trace 0, momentary in trace 1.
-    static let traces: [(name: String, style: Style, value: @Sendable (LoudnessSeries.Point) -> Double?)] = [
-        ("short-term", .trace(0), { $0.shortTerm }), ("momentary", .trace(1), { $0.momentary }),
-    ]
-
     /// The LUFS range of the axis.
     var levels: ClosedRange<Double> {
-        var largest = points.lazy.flatMap { [$0.momentary, $0.shortTerm] }.compactMap { $0 }.max() ?? -20
+        let shown = showsMomentary
+        var largest = points.lazy.flatMap { [shown ? $0.momentary : nil, $0.shortTerm] }.compactMap { $0 }.max() ?? -20
         if let target { largest = max(largest, target.level + target.tolerance) }
         let top = ceiling ?? (largest / 5).rounded(.up) * 5 + 5
         let bottom = floor ?? min(top - 40, (target.map { $0.level - $0.tolerance } ?? top) - 5)
@@ -78,11 +78,13 @@ public struct LoudnessPlot: Sendable {
         canvas.put(Cell("└", .axis), x: plot.x - 1, y: plot.y + plot.height)
     }
 
+    /// The style momentary loudness is drawn in: its trace's colour, dimmed.
+    static let momentaryStyle = Style.envelope(1)
+
     /// `━ short-term  ⠤⠤ momentary  ─ integrated -23.0  ╌ target -23 ± 1`, as far as it fits.
     private func drawLegend(into canvas: inout Canvas, area: Area) {
-        var entries: [(sample: String, style: Style, name: String)] = Self.traces.enumerated().map { index, trace in
-            (monochrome ? DotPattern.forChannel(index).sample(cells: 2) : "━", trace.style, trace.name)
-        }
+        var entries: [(sample: String, style: Style, name: String)] = [(monochrome ? DotPattern.forChannel(0).sample(cells: 2) : "━", .trace(0), "short-term")]
+        if showsMomentary { entries.append((monochrome ? DotPattern.forChannel(1).sample(cells: 2) : "━", Self.momentaryStyle, "momentary")) }
         if let integrated { entries.append(("─", .peak, "integrated " + UnitFormat.fixed(integrated, 1))) }
         if let target { entries.append(("╌", .clip, "target " + UnitFormat.shortest(target.level) + " ± " + UnitFormat.shortest(target.tolerance))) }
         var x = area.x + 6
@@ -117,33 +119,55 @@ public struct LoudnessPlot: Sendable {
         }
     }
 
-    /// Each dot column shows the loudest value of the points that fall in it; a column without
-    /// one (no full window yet, or below the gate) breaks the line.
+    /// Per dot column: momentary (faint, drawn first) as the range of its values there, joined to
+    /// the next column's range; short-term as its loudest value, a line on top. A column without a
+    /// value (no full window yet, or below the gate) is left empty and breaks the line.
     private func drawTraces(into canvas: inout Canvas, plot: Area, levels: ClosedRange<Double>) {
         var grid = BrailleGrid(columns: plot.width, rows: plot.height)
         let span = levels.upperBound - levels.lowerBound
         let duration = max(times.upperBound - times.lowerBound, 1e-9)
-        for (index, trace) in Self.traces.enumerated().reversed() {
-            var maxima = [Double?](repeating: nil, count: grid.dotWidth)
+        func ranges(_ value: (LoudnessSeries.Point) -> Double?) -> [(low: Int, high: Int)?] {
+            var ranges = [(low: Double, high: Double)?](repeating: nil, count: grid.dotWidth)
             for point in points {
-                guard let value = trace.value(point) else { continue }
+                guard let value = value(point) else { continue }
                 let x = Int(((point.time - times.lowerBound) / duration * Double(grid.dotWidth - 1)).rounded())
-                guard maxima.indices.contains(x) else { continue }
-                maxima[x] = max(maxima[x] ?? -.infinity, value)
+                guard ranges.indices.contains(x) else { continue }
+                ranges[x] = (min(ranges[x]?.low ?? .infinity, value), max(ranges[x]?.high ?? -.infinity, value))
             }
-            let pattern = monochrome ? DotPattern.forChannel(index) : .solid
-            var previous: (x: Int, y: Int)?
+            func y(_ value: Double) -> Int {
+                let clamped = min(max(value, levels.lowerBound), levels.upperBound)
+                return Int(((levels.upperBound - clamped) / span * Double(grid.dotHeight - 1)).rounded())
+            }
+            // Dot rows grow downwards: a range's low level is its larger row.
+            return ranges.map { range in range.map { (low: y($0.low), high: y($0.high)) } }
+        }
+        if showsMomentary {
+            let pattern = monochrome ? DotPattern.forChannel(1) : .solid
+            var previous: (low: Int, high: Int)?
             var count = 0
-            for (x, value) in maxima.enumerated() {
-                guard let value else {
+            for (x, range) in ranges(\.momentary).enumerated() {
+                guard let range else {
                     previous = nil
                     continue
                 }
-                let clamped = min(max(value, levels.lowerBound), levels.upperBound)
-                let point = (x: x, y: Int(((levels.upperBound - clamped) / span * Double(grid.dotHeight - 1)).rounded()))
-                grid.line(from: previous ?? point, to: point, style: trace.style, pattern: pattern, count: &count, fromEnd: previous != nil)
-                previous = point
+                // Reaching to the previous column's range, so that a jump stays one trace.
+                let low = previous.map { max(range.low, $0.high) } ?? range.low
+                let high = previous.map { min(range.high, $0.low) } ?? range.high
+                grid.line(from: (x, high), to: (x, low), style: Self.momentaryStyle, pattern: pattern, count: &count)
+                previous = range
             }
+        }
+        let pattern = monochrome ? DotPattern.forChannel(0) : .solid
+        var previous: (x: Int, y: Int)?
+        var count = 0
+        for (x, range) in ranges(\.shortTerm).enumerated() {
+            guard let range else {
+                previous = nil
+                continue
+            }
+            let point = (x: x, y: range.high)
+            grid.line(from: previous ?? point, to: point, style: .trace(0), pattern: pattern, count: &count, fromEnd: previous != nil)
+            previous = point
         }
         grid.draw(into: &canvas, at: plot)
     }

@@ -12,9 +12,10 @@ struct LoudnessCommand: AsyncParsableCommand, LevelAxisCommand {
             integrated loudness, the loudness range (EBU Tech 3342), the loudest momentary and \
             short-term windows and the true peak, each with its time.
 
-            On a terminal: a chart over time (momentary and short-term lines, the integrated \
-            level and, with --target, the target and its --tolerance as a band), with the summary \
-            under it. Piped, or with --format csv: time_s,momentary_lufs,short_term_lufs rows, \
+            On a terminal: a chart over time (the short-term line on top of momentary, drawn \
+            faint as the range of its values per column, or left out with --no-momentary; gaps \
+            where values are missing; the integrated level and, with --target, the target and \
+            its --tolerance as a band), with the summary under it. Piped, or with --format csv: time_s,momentary_lufs,short_term_lufs rows, \
             the time being the end of the measurement window (as ffmpeg's ebur128 log has it, \
             from the start of the file); a value before the first full window or at or below the \
             absolute gate (-70 LUFS) is an empty field (null in JSON). With several files a path \
@@ -68,10 +69,15 @@ struct LoudnessCommand: AsyncParsableCommand, LevelAxisCommand {
         transform: OptionValue.loudnessTolerance)
     var tolerance: Double?
 
+    @Flag(
+        name: .customLong("no-momentary"),
+        help: "Leave momentary loudness out of the chart: the short-term line alone (momentary is drawn faint under it by default).")
+    var leavesOutMomentary = false
+
     /// Options that would change nothing in the chosen format are refused.
     func validate() throws {
         let format = output.resolvedFormat
-        try plotting.refuseInapplicable(output, pictureOnly: levelAxis.given)
+        try plotting.refuseInapplicable(output, pictureOnly: levelAxis.given + [("--no-momentary", leavesOutMomentary)])
         if tolerance != nil && target == nil { throw ValidationError("--tolerance is the width of the --target band; give --target too.") }
         if target != nil && !format.isPicture {
             throw output.pictureOnly(
@@ -165,6 +171,7 @@ struct LoudnessCommand: AsyncParsableCommand, LevelAxisCommand {
         view.floor = levelAxis.floor
         view.ceiling = levelAxis.ceiling
         view.monochrome = plotting.isMonochrome(format)
+        view.showsMomentary = !leavesOutMomentary
         return view
     }
 }

@@ -46,7 +46,7 @@ struct LiveLoudnessTests {
         #expect(seen.count == 35)
         #expect(seen[2].momentary == nil && abs(seen[3].momentary! + 9.03) <= 0.1, "0.4 s: the first full momentary window")
         #expect(seen[28].shortTerm == nil && abs(seen[29].shortTerm! + 9.03) <= 0.1, "3.0 s: the first full short-term window")
-        let screen = LiveScreen.loudnessLine(seen[34])
+        let screen = LiveScreen.loudnessLine(seen[34], shown: seen[34].channelCount)
         #expect(screen == "loudness  M -9.0 LUFS  S -9.0 LUFS", "\(screen)")
     }
 }

@@ -115,6 +115,26 @@ struct ReplayRunnerTests {
         #expect(after[15].hasPrefix("▶ ") && after[15].hasSuffix("q quit"), "\(after[15])")
     }
 
+    @Test("1023 channels of 93 frames: the screen shows 10 channels' meters and spectra, says so, and transforms only those 10 per frame")
+    func manyChannels() throws {
+        var generator = SeededGenerator(seed: 39)
+        let samples = (0..<93 * 1023).map { _ in Double.random(in: -0.25...0.25, using: &generator) }
+        let path = scratch.write("1023-channels.wav", PCMFileBuilder(container: .wav, encoding: .signed16, channels: 1023, sampleRate: 48_000).file(samples: samples))
+        var options = ReplayRunner.Options()
+        options.framesPerSecond = 8
+        let player = try ReplayPlayer(path: path, fftSize: 4096, bands: nil)
+        let terminal = try screen(ReplayRunner(player: player, options: options), columns: 100, rows: 30, [(0.5, .snapshot("screen")), (1.0, .keys("q"))])
+        let lines = try #require(terminal.snapshots["screen"])
+        // A third of 30 rows: ch1 … ch10 have meters, the views keep the rest of the screen.
+        let meters = lines.filter { $0.hasPrefix("ch") && $0.contains("dBFS") }.map { String($0.prefix { $0 != " " }) }
+        #expect(meters == (1...10).map { "ch\($0)" }, "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("spectrum at the play head") } && lines.contains { $0.contains("spectrogram (scrolling)") })
+        #expect(lines.contains { $0.hasPrefix("loudness ") && $0.hasSuffix("channels 1–10 of 1023") })
+        #expect(lines[29].hasPrefix("▶ ") && lines[29].hasSuffix("q quit"))
+        // One transform per channel shown per frame drawn, not one per channel of the file.
+        #expect(terminal.writes >= 8 && player.analyzer.transformCount == 10 * terminal.writes, "\(player.analyzer.transformCount) transforms for \(terminal.writes) frames")
+    }
+
     @Test("the scrolling spectrogram's time axis runs from its oldest column to its newest: at 8 fps and 2×, 3.75 s of clock span 7.5 s")
     func timeAxis() throws {
         let terminal = try screen(

@@ -76,6 +76,24 @@ struct ChartTests {
         #expect(ChartMark.thinned(short, axis: axis, pixels: 10).map(\.y) == [2, 3], "few points stay as they are")
     }
 
+    @Test("maxima keep, per pixel column, the highest point and nothing else (a naive model over seeded random series)")
+    func maxima() {
+        var random = SeededGenerator(seed: 39)
+        let axis = ChartAxis(range: 0...1000, label: "", ticks: [])
+        for pixels in [50, 333, 5000] {
+            let count = Int.random(in: 2000...20_000, using: &random)
+            let points = (0..<count).map { (x: Double($0) * 1000 / Double(count), y: Double.random(in: -1...1, using: &random)) }
+            let kept = ChartMark.maxima(points, axis: axis, pixels: pixels)
+            func column(_ x: Double) -> Int { Int((x / 1000 * Double(pixels)).rounded(.down)) }
+            let columns = Dictionary(grouping: points, by: { column($0.x) })
+            #expect(kept.count == columns.count, "one point per column with points")
+            for point in kept {
+                let highest = columns[column(point.x)]!.max { $0.y < $1.y }!
+                #expect(point.x == highest.x && point.y == highest.y)
+            }
+        }
+    }
+
     @Test("layout: plot areas on whole device pixels inside the chart, panels stacked without overlap, raster sizes at the pixel scale")
     func layout() {
         for scale in [1.0, 2, 0.5] {
