@@ -86,6 +86,36 @@ struct AuthenticityCLITests {
     }
 
     @Test(
+        "Vorbis q6 of the corpus's 22.05 kHz music and ALSA speech, decoded back: libvorbis's 1024-sample blocks found as a frame grid in the Vorbis window, lossy_origin 'vorbis'"
+    )
+    func vorbisShortBlocksAtLowRates() throws {
+        let corpus = try Self.makeCorpus()
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: corpus + "/manifest.json"))) as? [[String: Any]])
+        let sources = manifest.filter {
+            $0["sample_rate"] as? Int == 22_050 && $0["codec"] is NSNull && ["midi", "alsa"].contains($0["source"] as? String ?? "")
+        }
+        #expect(sources.count == 2, "\(sources)")
+        let scratch = ScratchDirectory("authenticity-vorbis22")
+        let ffmpeg = try #require(which("ffmpeg"))
+        for source in sources {
+            let name = (source["source"] as? String ?? "")
+            let coded = scratch.file(name + ".ogg"), decoded = scratch.file(name + ".wav")
+            let input = corpus + "/" + (source["file"] as? String ?? "")
+            for arguments in [["-i", input, "-c:a", "libvorbis", "-q:a", "6", coded], ["-i", coded, "-c:a", "pcm_s16le", decoded]] {
+                let done = try run(ffmpeg, ["-nostdin", "-loglevel", "error", "-y"] + arguments)
+                try #require(done.status == 0, "\(done.stderr)")
+            }
+            let authenticity = (try json(try signalpath("analyze", decoded, "--format", "json"))["files"] as? [[String: Any]])?.first?["authenticity"] as? [String: Any]
+            let evidence = authenticity?["evidence"] as? [String: Any]
+            #expect(
+                authenticity?["verdict"] as? String == "lossy_origin" && authenticity?["codec_hint"] as? String == "vorbis"
+                    && evidence?["frame_grid_window"] as? String == "vorbis" && (evidence?["frame_grid_excess"] as? Double ?? 0) >= 0.01,
+                "\(name): \(authenticity ?? [:])")
+        }
+    }
+
+    @Test(
         "check --require-lossless-origin: exit 1 on a transcode, an upsample and an inconclusive file with the finding named, 0 on the genuine source; a lossy file itself is lossy_origin"
     )
     func checkRequiresLosslessOrigin() throws {

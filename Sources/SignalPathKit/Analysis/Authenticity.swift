@@ -141,7 +141,7 @@ public struct Authenticity: Sendable, Equatable {
             + "lossless_origin or inconclusive become upsampled when >= \(percent(floorTopShare)) % of the segments' noise floors "
             + "(bands over \(UnitFormat.shortest(SpectralEdgeStatistics.floorDecibels)) dB) end within two bands of one frequency at sox's fraction of a lower rate's Nyquist; "
             + "at rates up to \(FrameGridProbe.highestRate / 1000) kHz, any verdict becomes lossy_origin when a coder's frame grid (MDCT coefficients from an eighth of the rate up "
-            + "under 3 sigma of 16- or 24-bit rounding, 2048-sample Vorbis or KBD window, 1024-sample hop) stands out at one offset by >= \(percent(frameGridExcessShown)) % "
+            + "under 3 sigma of 16- or 24-bit rounding; KBD window of 2048 samples every 1024, Vorbis's of twice its hop, every 1024 samples from 26 kHz, 512 from 15 kHz, 256 below) stands out at one offset by >= \(percent(frameGridExcessShown)) % "
             + "of the coefficients examined, over its neighbours and over chance"
     }
 

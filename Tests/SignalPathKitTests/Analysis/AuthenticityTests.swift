@@ -104,7 +104,7 @@ extension AuthenticityTests {
         let tops = [Int](repeating: 255, count: 100)
         func judged(excess: Double, window: FrameGridStatistics.Window) -> Authenticity {
             var grid = FrameGridStatistics()
-            grid.examined = 10_000
+            grid.examined = [10_000, 10_000]
             grid.excess[FrameGridStatistics.Window.allCases.firstIndex(of: window)!] = Int(excess * 10_000)
             let binWidth = 48_000.0 / Double(Self.fftSize)
             let meanSquare = (0...Self.fftSize / 2).map { bin in pow(10, level(Double(bin) * binWidth) / 10) / 4 }
@@ -127,7 +127,7 @@ extension AuthenticityTests {
         let bandWidth = 22_050.0 / 256
         func judged(window: FrameGridStatistics.Window?) -> Authenticity {
             var grid = FrameGridStatistics()
-            grid.examined = 10_000
+            grid.examined = [10_000, 10_000]
             if let window { grid.excess[FrameGridStatistics.Window.allCases.firstIndex(of: window)!] = 500 }
             let binWidth = 44_100.0 / Double(Self.fftSize)
             let meanSquare = (0...Self.fftSize / 2).map { bin in pow(10, level(Double(bin) * binWidth) / 10) / 4 }
