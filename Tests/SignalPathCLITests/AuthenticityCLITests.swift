@@ -39,7 +39,7 @@ struct AuthenticityCLITests {
         #expect(try #require(summary["band_limited_called_lossy"] as? Double) <= 0.05, "\(report)")
         // Sweeps kept in 16 bits (their content's shelf is reached too seldom, and the new rounding
         // hides the old floor's end) and FFmpeg's default resampler into 48 kHz (a transition too
-        // gentle for a shelf) are the misses (docs/AUTHENTICITY.md): 20 of 24 here.
+        // gentle for a shelf) are the misses (docs/AUTHENTICITY.md): 24 of 28 here.
         #expect(try #require(summary["upsampled_with_right_rate"] as? Double) >= 0.8, "\(report)")
         // The hard settings (320 kbps and V0 MP3, AAC >= 192k, Vorbis >= q6, Opus >= 128k): 15 of 16
         // here (10 before the frame grid); LAME V0 on a sparse mix is the miss.
