@@ -7,20 +7,27 @@ genuinely band-limited), made with real tools, plus a manifest of the ground tru
 writes audio into DIR/{lossless,band_limited,lossy,upsampled}/ and DIR/manifest.json, a list of
 {"file", "truth", "source", "codec", "setting", "hard", "source_rate", "sample_rate",
 "bit_depth_padded", "mono_as_stereo"}. "setting" names the encoder setting for lossy files, and the
-resampler or filter for upsampled and dull files. DIR/corpus.json stamps the size and script version:
+resampler or filter for upsampled and dull files. Besides 44.1, 48 and 96 kHz material, the corpus
+holds material made at 22.05 and 32 kHz (fluidsynth music, noise, espeak-ng speech and the ALSA
+speech prompts of alsa-utils brought down from 48 kHz by sox) and its transcodes decoded back to
+its own rate, where coders keep the whole band at ordinary bit rates. DIR/corpus.json stamps the size and script version:
 re-running with the same ones exits at once.
 
 small: about 100 files of 6 s (under a minute on 2 cores); large: about 500 files of 20 s.
 Everything random comes from numpy default_rng with fixed seeds, so a re-run gives the same manifest.
 
-Needs python3 with numpy, scipy, mido, soundfile; fluidsynth with FluidR3_GM.sf2, espeak-ng, sox and
-ffmpeg (libmp3lame, aac, libvorbis, libopus, flac).
+Needs python3 with numpy, scipy, mido, soundfile; fluidsynth with FluidR3_GM.sf2, espeak-ng, the ALSA
+prompts (alsa-utils), sox and ffmpeg (libmp3lame, aac, libvorbis, libopus, flac).
 """
 import argparse, json, os, shutil, subprocess, sys, tempfile
 from concurrent.futures import ProcessPoolExecutor
 
-VERSION = 1
+VERSION = 2
 SOUNDFONT = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
+# alsa-utils' spoken channel names (48 kHz mono recordings of one voice); Noise.wav is left out.
+ALSA_PROMPTS = "/usr/share/sounds/alsa"
+ALSA_NAMES = ["Front_Center", "Front_Left", "Front_Right", "Rear_Center", "Rear_Left", "Rear_Right",
+              "Side_Left", "Side_Right"]
 SEED = 20240611
 SUBDIRS = ["lossless", "band_limited", "lossy", "upsampled"]
 
@@ -49,19 +56,42 @@ ENCODERS = [
     ("opus", "192k", ["-c:a", "libopus", "-b:a", "192k"], "opus", True),
 ]
 
+# Settings for material at 22.05 and 32 kHz, decoded back to its own rate (Opus decodes at 48 kHz).
+# At these rates FFmpeg's AAC from 64 kbps, Vorbis and Opus keep the whole band; LAME low-passes.
+LOW_RATE_ENCODERS = [
+    ("aac", "64k", ["-c:a", "aac", "-b:a", "64k"], "m4a", False),
+    ("aac", "128k", ["-c:a", "aac", "-b:a", "128k"], "m4a", False),
+    ("aac", "256k", ["-c:a", "aac", "-b:a", "256k"], "m4a", False),
+    ("opus", "32k", ["-c:a", "libopus", "-b:a", "32k"], "opus", False),
+    ("opus", "64k", ["-c:a", "libopus", "-b:a", "64k"], "opus", False),
+    ("opus", "128k", ["-c:a", "libopus", "-b:a", "128k"], "opus", False),
+    ("vorbis", "q2", ["-c:a", "libvorbis", "-q:a", "2"], "ogg", False),
+    ("vorbis", "q4", ["-c:a", "libvorbis", "-q:a", "4"], "ogg", False),
+    ("vorbis", "q6", ["-c:a", "libvorbis", "-q:a", "6"], "ogg", False),
+    ("mp3", "cbr64", ["-c:a", "libmp3lame", "-b:a", "64k"], "mp3", False),
+    ("mp3", "cbr128", ["-c:a", "libmp3lame", "-b:a", "128k"], "mp3", False),
+    ("mp3", "v0", ["-c:a", "libmp3lame", "-q:a", "0"], "mp3", False),
+]
+TABLES = {"full": ENCODERS, "low": LOW_RATE_ENCODERS}
+
 # Resamplers for the upsampled class: both sox and ffmpeg, at two qualities each.
 RESAMPLERS = ["sox", "sox-v", "ffmpeg-swr", "ffmpeg-soxr"]
 
 # Per size: clip length, how many of each source, how many sources per encoder setting, and how many
-# times each (source rate, target rate, resampler) combination occurs.
+# times each (source rate, target rate, resampler) combination occurs. The low-rate part: music
+# rendered at 22.05 and 32 kHz, noise there (large only), ALSA prompts per rate, and how many sources
+# each low-rate setting meets.
 PLANS = {
     "small": dict(seconds=6.0, midi={44100: 3, 48000: 3, 96000: 2}, white=1, pink=1, chirp=1,
                   dense={44100: 2, 48000: 2, 96000: 1}, mono_stereo=2, padded=3, speech=6,
-                  speech_stereo=2, dull=4, per_setting=2, per_upsample=1),
+                  speech_stereo=2, dull=4, per_setting=2, per_upsample=1,
+                  low_midi={22050: 1, 32000: 1}, low_noise=0, alsa=1, per_low_setting=1),
     "large": dict(seconds=20.0, midi={44100: 12, 48000: 10, 96000: 8}, white=3, pink=3, chirp=2,
                   dense={44100: 6, 48000: 6, 96000: 4}, mono_stereo=8, padded=12, speech=30,
-                  speech_stereo=8, dull=20, per_setting=14, per_upsample=4),
+                  speech_stereo=8, dull=20, per_setting=14, per_upsample=4,
+                  low_midi={22050: 4, 32000: 4}, low_noise=1, alsa=3, per_low_setting=6),
 }
+LOW_RATES = (22050, 32000)
 
 SENTENCES = [
     "The quick brown fox jumps over the lazy dog.",
@@ -307,6 +337,27 @@ def speak(path, seconds, rng, scratch):
     return voice
 
 
+def alsa_speech(path, rate, seconds, rng, scratch):
+    """alsa-utils' spoken prompts in a seeded order with short pauses, cycled to `seconds`, brought
+    from their 48 kHz down to `rate` by sox's default (high quality) resampler: genuine speech with
+    content to the new band edge."""
+    import numpy as np
+    import soundfile as sf
+    prompts = [sf.read(os.path.join(ALSA_PROMPTS, name + ".wav"))[0] for name in ALSA_NAMES]
+    parts, length = [], 0
+    while length < seconds * 48000:
+        for i in rng.permutation(len(prompts)):
+            pause = np.zeros(int(rng.uniform(0.1, 0.4) * 48000))
+            parts += [prompts[i], pause]
+            length += len(prompts[i]) + len(pause)
+    raw = os.path.join(scratch, "prompts.wav")
+    low = os.path.join(scratch, "prompts-low.wav")
+    sf.write(raw, np.concatenate(parts)[: int(seconds * 48000)], 48000, subtype="FLOAT")
+    sox(raw, "-e", "floating-point", "-b", "32", low, "rate", str(rate))
+    x, _ = sf.read(low)
+    finish(x, rate, path, 16, rng, peak_db=(-4.0, -1.5))
+
+
 def make_source(job):
     """Phase 1: one source, either a corpus file (lossless or band-limited) or a scratch file that
     phase 2 transforms (low-rate sources for upsampling, mono sources for mono-as-stereo)."""
@@ -319,12 +370,14 @@ def make_source(job):
             render_midi(path, rate, depth, seconds, rng, scratch)
         elif kind == "speech":
             speak(path, seconds, rng, scratch)
+        elif kind == "alsa":
+            alsa_speech(path, rate, seconds, rng, scratch)
         else:
             finish(SYNTHS[kind](rate, seconds, rng, channels), rate, path, depth, rng,
                    peak_db=(-12.0, -1.5))
     if not keep:
         return None
-    truth = "band_limited" if kind == "speech" else "lossless_origin"
+    truth = "band_limited" if kind in ("speech", "alsa") else "lossless_origin"
     return entry(out, path, truth, kind, rate)
 
 
@@ -334,17 +387,18 @@ def make_source(job):
 
 def transcode(job):
     """Encodes with ffmpeg and decodes back to 16-bit PCM, WAV or FLAC, at the decoder's own rate
-    (Opus always decodes at 48 kHz)."""
+    (Opus always decodes at 48 kHz) or, with "decode_rate", resampled by ffmpeg to that rate."""
     import soundfile as sf
-    codec, setting, args, ext, hard = ENCODERS[job["encoder"]]
+    codec, setting, args, ext, hard = TABLES[job.get("table", "full")][job["encoder"]]
+    rate = ["-ar", str(job["decode_rate"])] if job.get("decode_rate") else []
     with tempfile.TemporaryDirectory(dir=job["scratch"]) as scratch:
         coded = os.path.join(scratch, "coded." + ext)
         ffmpeg("-i", job["input"], "-map_metadata", "-1", *args, "-fflags", "+bitexact", coded)
         if job["path"].endswith(".flac"):
-            ffmpeg("-i", coded, "-map_metadata", "-1", "-c:a", "flac", "-sample_fmt", "s16",
+            ffmpeg("-i", coded, "-map_metadata", "-1", *rate, "-c:a", "flac", "-sample_fmt", "s16",
                    "-fflags", "+bitexact", "-flags:a", "+bitexact", job["path"])
         else:
-            ffmpeg("-i", coded, "-map_metadata", "-1", "-c:a", "pcm_s16le",
+            ffmpeg("-i", coded, "-map_metadata", "-1", *rate, "-c:a", "pcm_s16le",
                    "-fflags", "+bitexact", "-flags:a", "+bitexact", job["path"])
     rate = sf.info(job["path"]).samplerate
     return entry(job["out"], job["path"], "lossy_origin", job["source"], rate, codec=codec,
@@ -474,11 +528,12 @@ def plan(out, size, scratch):
             derive("transcode", f"{s['kind']}_{codec}_{setting}", folder="lossy", ext=ext,
                    input=s["path"], source=s["kind"], encoder=e)
 
-    # Upsamples: full-band material made at 22050 or 44100 Hz (scratch), raised by each tool.
+    # Upsamples: full-band material made at 22050, 44100 or 48000 Hz (scratch), raised by each tool.
     kinds = ["midi", "dense", "pink", "white", "chirp"]
     turn = int(rng.integers(len(kinds)))
-    for source_rate in (22050, 44100):
-        for target in (48000, 88200, 96000):
+    for source_rate, targets in ((22050, (48000, 88200, 96000)), (44100, (48000, 88200, 96000)),
+                                 (48000, (96000,))):
+        for target in targets:
             for tool in RESAMPLERS:
                 for _ in range(p["per_upsample"]):
                     kind = kinds[turn % len(kinds)]
@@ -488,6 +543,25 @@ def plan(out, size, scratch):
                            folder="upsampled", input=low["path"], source=kind, tool=tool,
                            target=target, depth=16 if target == 48000 else 24,
                            source_rate=source_rate)
+
+    # Low rates, planned last with their own random choices so that the files above stay as they
+    # were: music rendered at 22.05 and 32 kHz, noise there, and the ALSA prompts brought down from
+    # 48 kHz (speech, like espeak-ng's).
+    low_rng = rng_for(2)
+    low_midi = [source("midi", rate) for rate, count in p["low_midi"].items() for _ in range(count)]
+    low_noise = [source(kind, rate) for kind in ("white", "pink") for _ in range(p["low_noise"])
+                 for rate in LOW_RATES]
+    alsa = [source("alsa", rate, folder="band_limited") for _ in range(p["alsa"]) for rate in LOW_RATES]
+    # Transcodes of the low-rate material (music, speech, noise), decoded back to its own rate.
+    low_pool = low_midi + alsa + speech[: max(2, len(low_midi))] + low_noise
+    order = list(low_rng.permutation(len(low_pool)))
+    turn = 0
+    for e, (codec, setting, *_rest) in enumerate(LOW_RATE_ENCODERS):
+        for _ in range(p["per_low_setting"]):
+            s = low_pool[order[turn % len(low_pool)]]
+            turn += 1
+            derive("transcode", f"{s['kind']}_{s['rate']}_{codec}_{setting}", folder="lossy",
+                   input=s["path"], source=s["kind"], encoder=e, table="low", decode_rate=s["rate"])
     return sources, derived
 
 
@@ -504,6 +578,10 @@ def check_tools():
     for tool in ("fluidsynth", "espeak-ng", "sox", "ffmpeg"):
         if shutil.which(tool) is None:
             missing.append(f"command {tool}")
+    for name in ALSA_NAMES:
+        if not os.path.exists(os.path.join(ALSA_PROMPTS, name + ".wav")):
+            missing.append(f"{ALSA_PROMPTS}/{name}.wav (package alsa-utils)")
+            break
     if not os.path.exists(SOUNDFONT):
         missing.append(f"soundfont {SOUNDFONT} (package fluid-soundfont-gm)")
     if shutil.which("ffmpeg"):

@@ -12,6 +12,10 @@ and docs/AUTHENTICITY.md. Rates follow issue 19's rules:
 - genuine full-band files: share called lossy_origin or upsampled;
 - genuine band-limited files: share called lossy_origin;
 - upsampled files: share called upsampled with the right source rate.
+
+Files at 22.05 and 32 kHz have rows of their own (issue 38): there coders keep the whole band at
+ordinary bit rates, so no transcode may pass as lossless_origin, and a genuine file without positive
+evidence is inconclusive.
 """
 import argparse
 import json
@@ -22,6 +26,10 @@ from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
 VERDICTS = ["lossless_origin", "lossy_origin", "upsampled", "inconclusive"]
+LOW_RATES = (22050, 32000)
+LOW = " (22.05/32 kHz)"
+ROWS = ["lossless_origin", "band_limited", "lossy_origin", "lossy_origin (hard)", "upsampled",
+        "lossless_origin" + LOW, "band_limited" + LOW, "lossy_origin" + LOW]
 
 
 def analyse(signalpath, paths):
@@ -70,14 +78,16 @@ def main():
         verdict = authenticity["verdict"] if authenticity else "failed"
         truth = item["truth"]
         is_hard = truth == "lossy_origin" and item.get("hard", False)
-        row = "lossy_origin (hard)" if is_hard else truth
+        low = truth != "upsampled" and item["sample_rate"] in LOW_RATES
+        row = truth + LOW if low else "lossy_origin (hard)" if is_hard else truth
         matrix[row][verdict] += 1
-        if truth == "lossy_origin" and not (
+        if truth == "lossy_origin" and not low and not (
             (item["codec"] == "mp3" and item["setting"] == "cbr320") or (item["codec"] == "aac" and item["setting"] in ("192k", "256k"))
         ):
             worded[verdict == "lossy_origin"] += 1
         if truth == "lossy_origin":
-            by_setting[f'{item["codec"]} {item["setting"]}'][verdict] += 1
+            at = f' at {item["sample_rate"] / 1000:g} kHz' if low else ""
+            by_setting[f'{item["codec"]} {item["setting"]}{at}'][verdict] += 1
             if verdict == "lossy_origin":
                 hinted += 1
                 hint_right += bool(authenticity.get("codec_hint") and item["codec"] in authenticity["codec_hint"])
@@ -95,6 +105,7 @@ def main():
             (truth == "lossy_origin" and verdict != "lossy_origin")
             or (truth == "lossless_origin" and verdict in ("lossy_origin", "upsampled"))
             or (truth == "band_limited" and verdict == "lossy_origin")
+            or (truth == "band_limited" and low and verdict == "upsampled")
             or (truth == "upsampled" and verdict != "upsampled")
         )
         if wrong:
@@ -103,6 +114,10 @@ def main():
     def share(row, verdicts):
         total = sum(matrix[row].values())
         return None if total == 0 else sum(matrix[row][v] for v in verdicts) / total
+
+    def share_of(rows, verdicts):
+        total = sum(sum(matrix[row].values()) for row in rows)
+        return None if total == 0 else sum(matrix[row][v] for row in rows for v in verdicts) / total
 
     upsampled_total = sum(matrix["upsampled"].values())
     summary = {
@@ -114,6 +129,10 @@ def main():
         "full_band_called_lossy_or_upsampled": share("lossless_origin", ["lossy_origin", "upsampled"]),
         "band_limited_called_lossy": share("band_limited", ["lossy_origin"]),
         "upsampled_with_right_rate": None if upsampled_total == 0 else upsample_right / upsampled_total,
+        "low_rate_transcodes_called_lossless": share("lossy_origin" + LOW, ["lossless_origin"]),
+        "low_rate_transcodes_called_lossy": share("lossy_origin" + LOW, ["lossy_origin"]),
+        "low_rate_genuine_called_lossy_or_upsampled": share_of(["lossless_origin" + LOW, "band_limited" + LOW], ["lossy_origin", "upsampled"]),
+        "genuine_called_inconclusive": {row: matrix[row]["inconclusive"] for row in ROWS if row.split(" ")[0] in ("lossless_origin", "band_limited") and matrix[row]},
         "padded_flagged": None if padded_total == 0 else padded_right / padded_total,
         "mono_as_stereo_flagged": None if mono_total == 0 else mono_right / mono_total,
         "codec_hint_names_the_codec": None if hinted == 0 else hint_right / hinted,
@@ -125,10 +144,9 @@ def main():
         json.dump(summary, sys.stdout, indent=1)
         print()
         return
-    rows = ["lossless_origin", "band_limited", "lossy_origin", "lossy_origin (hard)", "upsampled"]
     print("| truth \\ verdict | " + " | ".join(VERDICTS) + " | files |")
     print("|---|" + "---|" * (len(VERDICTS) + 1))
-    for row in rows:
+    for row in ROWS:
         counts = matrix.get(row, Counter())
         print(f"| {row} | " + " | ".join(str(counts.get(v, 0)) for v in VERDICTS) + f" | {sum(counts.values())} |")
     print()
@@ -148,6 +166,9 @@ def main():
     print(f"| 16-bit in 24 flagged bit_depth_padded | {percent(summary['padded_flagged'])} | 100 % |")
     print(f"| mono copied to both channels flagged mono_as_stereo | {percent(summary['mono_as_stereo_flagged'])} | 100 % |")
     print(f"| codec_hint names the codec (transcodes called lossy_origin) | {percent(summary['codec_hint_names_the_codec'])} | reported |")
+    print(f"| transcodes at 22.05/32 kHz called lossless_origin | {percent(summary['low_rate_transcodes_called_lossless'])} | 0 % |")
+    print(f"| transcodes at 22.05/32 kHz called lossy_origin | {percent(summary['low_rate_transcodes_called_lossy'])} | reported |")
+    print(f"| genuine files at 22.05/32 kHz called lossy_origin or upsampled | {percent(summary['low_rate_genuine_called_lossy_or_upsampled'])} | 0 % |")
     print()
     print("| codec setting | " + " | ".join(VERDICTS) + " |")
     print("|---|" + "---|" * len(VERDICTS))

@@ -169,4 +169,31 @@ struct AnalyzeCLITests {
         #expect(process.terminationStatus == 0)
         #expect(fields(String(decoding: result, as: UTF8.self)) == fields(fromFile.stdout))
     }
+
+    @Test(
+        "espeak-ng speech copied to the right channel 3.2737 and -0.4183 samples late (numpy's exact shift, 16-bit): the stereo delay reads so to the fourth decimal in JSON, CSV and text alike"
+    )
+    func fractionalDelayToTheFourthDecimal() throws {
+        let espeak = try #require(which("espeak-ng"), "espeak-ng is missing: run `make setup`")
+        let speech = scratch.file("delay-speech.wav")
+        let spoken = try run(espeak, ["-w", speech, "The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background."])
+        try #require(spoken.status == 0, "\(spoken.stderr)")
+        for (delay, printed) in [(3.2737, "3.2737"), (-0.4183, "-0.4183")] {
+            let pair = scratch.file("delay\(printed).wav")
+            let made = try run(try #require(which("python3")), [repositoryRoot + "/Tests/Reference/fractional_delay.py", speech, printed, pair])
+            try #require(made.status == 0, "\(made.stderr)")
+            let document = try json(try signalpath("analyze", pair, "--format", "json"))
+            let stereo = try #require((document["files"] as? [[String: Any]])?.first?["stereo"] as? [String: Any])
+            let read = try #require(stereo["delay_samples"] as? Double)
+            #expect(abs(read - delay) < 1e-9, "read \(read) for \(delay)")
+            let milliseconds = try #require(stereo["delay_ms"] as? Double)
+            #expect(abs(milliseconds - (delay * 1000 / 22_050 * 1e6).rounded() / 1e6) < 1e-12, "\(milliseconds)")
+            let csv = try signalpath("analyze", pair, "--format", "csv").stdout.split(whereSeparator: \.isNewline)
+            let header = try #require(csv.first).split(separator: ",", omittingEmptySubsequences: false)
+            let column = try #require(header.firstIndex(of: "stereo_delay_samples"))
+            #expect(csv.dropFirst().first?.split(separator: ",", omittingEmptySubsequences: false)[column] == Substring(printed), "\(csv)")
+            let text = try signalpath("analyze", pair).stdout
+            #expect(text.contains("\(printed) samples"), "\(text)")
+        }
+    }
 }

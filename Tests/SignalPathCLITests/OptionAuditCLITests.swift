@@ -253,7 +253,7 @@ struct OptionAuditCLITests {
                         Variant("--max-silence", "1"), Variant("--max-dc", "1"), Variant("--clip-run", "1"), Variant("--range", "0..0.5"),
                         Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--format", "csv"), Variant("--output", out + ".json"),
                         Variant("--true-peak", "accurate"),
-                        // Adds the lossless_origin rule (the sine passes it; the rule's row changes the output).
+                        // Adds the lossless_origin rule (the sine, band-limited, fails it as inconclusive; the rule's row changes the output).
                         Variant("--require-lossless-origin"),
                     ]),
                 // A run of two full-scale samples: no clipping at the default run of 3, clipping at 1.

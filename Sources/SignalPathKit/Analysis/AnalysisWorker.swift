@@ -521,7 +521,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         let hop = Int64(FrameGridProbe.hop), length = Int64(FrameGridProbe.excerptLength)
         let start = (frames.present.lowerBound + frames.present.upperBound - length) / 2 / hop * hop
         guard start >= frames.present.lowerBound, start + length <= frames.present.upperBound else { return nil }
-        let probe = gridProbe ?? FrameGridProbe()
+        let probe = gridProbe ?? FrameGridProbe(sampleRate: analyzer.file.format.sampleRate)
         gridProbe = probe
         var statistics = FrameGridStatistics()
         let row = UnsafeBufferPointer(row(0))

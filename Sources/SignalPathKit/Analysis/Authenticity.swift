@@ -3,7 +3,8 @@
 /// failure modes and the corpus results behind the thresholds).
 public struct Authenticity: Sendable, Equatable {
     public enum Verdict: String, Sendable, CaseIterable {
-        /// No sign of a codec or a resampler: content reaches the file's own band edge.
+        /// Positive evidence and no sign of a codec or a resampler: content reaches the file's own
+        /// band edge above `codedBandTop`, where coders cut at all but their highest settings.
         case losslessOrigin = "lossless_origin"
         /// A fixed shelf below Nyquist, steep, with nothing above it, in most frames: a lossy
         /// codec's low-pass (or a brick-wall filter: see the document's failure modes).
@@ -11,7 +12,9 @@ public struct Authenticity: Sendable, Equatable {
         /// Content ends where a lower standard rate's Nyquist frequency lies, with an anti-imaging
         /// filter's shape.
         case upsampled
-        /// Band-limited content that could be either (speech, old or dull recordings).
+        /// Nothing confirms or refutes: band-limited content that could be either (speech, old or
+        /// dull recordings), or a file whose whole band lies where coders keep everything (22.05
+        /// and 32 kHz) with no shelf, cut frame or frame grid to show one.
         case inconclusive
     }
 
@@ -82,13 +85,25 @@ public struct Authenticity: Sendable, Equatable {
     public static let belowFloor = -30.0
     /// A cut-off at or above this fraction of Nyquist is the file's own anti-aliasing filter.
     public static let ownBandEdge = 0.955
-    /// Half the standard rates: a shelf near one of these (`upsampleWindow` of it) that is well
-    /// below the file's Nyquist points to an upsample from twice it. Sox's and soxr's filters put
-    /// the shelf at 0.95–0.99 of it, FFmpeg's default resampler (which leaks past it) at 1.16–1.17.
-    /// 16 kHz (a 32 kHz source) and 8 kHz are left out: LAME at 96 kbps cuts at 15.2–15.4 kHz and
-    /// low bitrates near 8–11 kHz, and a shelf alone cannot tell those from an upsample.
+    /// Coders keep content up to here at ordinary settings: Opus codes to 20 kHz at every bit rate,
+    /// and at 22.05 and 32 kHz FFmpeg's AAC from 64 kbps, Vorbis and Opus keep the whole band and
+    /// LAME cuts at 0.91–0.96 of Nyquist. Content at the top of the band, or the file's own
+    /// anti-aliasing shelf, is evidence of lossless origin only above it; a file whose band ends
+    /// below it gets no `lossless_origin` from the spectrum (docs/AUTHENTICITY.md, rule 1).
+    public static let codedBandTop = 20_000.0
+    /// Half the standard rates: a shelf at a resampler's signature of one of these
+    /// (`steepResampler` or `leakyResampler` of it) that is well below the file's Nyquist points
+    /// to an upsample from twice it. The windows of different rates do not overlap, so at most
+    /// one rate matches. 16 kHz (a 32 kHz source) and 8 kHz are left out: LAME at 96 kbps cuts at
+    /// 15.2–15.4 kHz and low bitrates near 8–11 kHz, and a shelf alone cannot tell those from an
+    /// upsample.
     public static let standardNyquists = [11025, 22050, 24000, 44100, 48000]
-    public static let upsampleWindow = 0.94...1.2
+    /// Sox's and soxr's anti-imaging filters: the shelf at 0.97–0.99 of the old Nyquist frequency
+    /// (a sweep's end lower), and the 24-bit noise floor's end at 0.94–0.99.
+    public static let steepResampler = 0.94...1.0
+    /// FFmpeg's default resampler leaks images past the old Nyquist frequency: its shelf lies at
+    /// 1.15–1.17 of it.
+    public static let leakyResampler = 1.14...1.2
     /// The least share of segments whose content reaches the cut-off: a shelf that frames seldom
     /// reach (a sweep passing through once) says nothing about a codec or a resampler.
     public static let leastReach = 0.04
@@ -113,17 +128,20 @@ public struct Authenticity: Sendable, Equatable {
         return "cut-off: the largest drop (>= \(UnitFormat.shortest(shelfDrop)) dB) of the channels' mean spectrum in 256 equal bands, from 1 kHz up; "
             + "a codec's or resampler's shelf: >= \(UnitFormat.shortest(steepShelf)) dB per third octave with nothing above it but rounding "
             + "(<= \(UnitFormat.shortest(roundingMargin)) dB over the bits in use's q^2/12) or <= \(UnitFormat.shortest(belowFloor)) dB under the floor below it; "
-            + "reached by >= \(percent(leastReach)) % of the segments with content (a shelf past a lower rate's Nyquist in the upsample window: at that Nyquist or at the shelf); "
-            + "such a shelf at >= \(percent(ownBandEdge)) % of Nyquist is the file's own anti-aliasing (lossless_origin), at \(percent(upsampleWindow.lowerBound))-\(percent(upsampleWindow.upperBound)) % "
+            + "reached by >= \(percent(leastReach)) % of the segments with content (a shelf at FFmpeg's fraction of a lower rate's Nyquist, below: at that Nyquist or at the shelf); "
+            + "such a shelf at >= \(percent(ownBandEdge)) % of Nyquist is the file's own anti-aliasing (lossless_origin above \(UnitFormat.shortest(codedBandTop / 1000)) kHz, "
+            + "else inconclusive), at \(percent(steepResampler.lowerBound))-\(percent(steepResampler.upperBound)) % (sox, soxr) or "
+            + "\(percent(leakyResampler.lowerBound))-\(percent(leakyResampler.upperBound)) % (FFmpeg's default) "
             + "of a lower standard rate's Nyquist upsampled, elsewhere lossy_origin, but lossy_origin in the first two cases too when the frames show a coder (below) "
             + "with their edges >= \(UnitFormat.shortest(framesBelowShelf)) bands under the shelf; without one, lossy_origin when >= \(percent(frameEdges)) % of the segments "
             + "have a sharp edge, >= \(percent(frameEdgeShare)) % of those edges lie within two bands of one frequency >= \(percent(frameEdgeHeight)) % of Nyquist "
             + "and < \(percent(frameEdgeHoles)) % of the band groups are holes (a coder cutting frame by frame), else lossless_origin when the top tenth "
-            + "of the band holds content >= \(UnitFormat.shortest(contentOverRounding)) dB over rounding, else inconclusive; "
+            + "of the band, above \(UnitFormat.shortest(codedBandTop / 1000)) kHz (what coders keep), holds content >= \(UnitFormat.shortest(contentOverRounding)) dB over rounding, "
+            + "else inconclusive; "
             + "lossless_origin or inconclusive become upsampled when >= \(percent(floorTopShare)) % of the segments' noise floors "
-            + "(bands over \(UnitFormat.shortest(SpectralEdgeStatistics.floorDecibels)) dB) end within two bands of one frequency in that window; "
+            + "(bands over \(UnitFormat.shortest(SpectralEdgeStatistics.floorDecibels)) dB) end within two bands of one frequency at sox's fraction of a lower rate's Nyquist; "
             + "at rates up to \(FrameGridProbe.highestRate / 1000) kHz, any verdict becomes lossy_origin when a coder's frame grid (MDCT coefficients from an eighth of the rate up "
-            + "under 3 sigma of 16- or 24-bit rounding, 2048-sample Vorbis or KBD window, 1024-sample hop) stands out at one offset by >= \(percent(frameGridExcessShown)) % "
+            + "under 3 sigma of 16- or 24-bit rounding; KBD window of 2048 samples every 1024, Vorbis's of twice its hop, every 1024 samples from 26 kHz, 512 from 15 kHz, 256 below) stands out at one offset by >= \(percent(frameGridExcessShown)) % "
             + "of the coefficients examined, over its neighbours and over chance"
     }
 
@@ -164,7 +182,9 @@ public struct Authenticity: Sendable, Equatable {
         // Rounding to the bits in use: white noise of q²/12 (full scale ±1, q = 2^(1-bits)), on the same scale.
         let bits = Double(bitsInUse ?? format.sampleFormat.bitDepth ?? 24)
         let rounding = 10 * log10(4 * pow(2, 2 * (1 - bits)) / 12 * noiseBandwidth)
-        let hasContentAtTop = spectrum.level(from: 0.9 * nyquist, to: 0.99 * nyquist) - rounding >= Self.contentOverRounding
+        // The top tenth of the band, above what coders keep (none at 32 kHz and below).
+        let top = (from: max(0.9 * nyquist, Self.codedBandTop), to: 0.99 * nyquist)
+        let hasContentAtTop = top.from < top.to && spectrum.level(from: top.from, to: top.to) - rounding >= Self.contentOverRounding
         contentTop = spectrum.levels.lastIndex { $0 - rounding > Self.roundingMargin }.map { (Double($0) + 0.5) * spectrum.bandWidth }
         guard edges.activeSegments > 0 else {
             verdict = .inconclusive
@@ -200,9 +220,7 @@ public struct Authenticity: Sendable, Equatable {
         }
         let reach = reaching(cutoff)
         reachingCutoff = reach
-        let source = Self.standardNyquists.first {
-            Double($0) <= Self.ownBandEdge * nyquist && Self.upsampleWindow.contains(cutoff / Double($0))
-        }
+        let source = Self.sourceNyquist(of: cutoff, nyquist: nyquist, signatures: [Self.steepResampler, Self.leakyResampler])
         // A leaky resampler's shelf lies past the old Nyquist frequency, where only its images
         // reach; the content it kept is judged where it ends.
         if let source, cutoff > Double(source) { reachingSourceNyquist = reaching(Double(source)) }
@@ -221,8 +239,12 @@ public struct Authenticity: Sendable, Equatable {
             (verdict, confidence) = framesCut
             codecHint = Self.codecHint(cutoff: cutoff, sampleRate: sampleRate)
         } else if cutoff >= Self.ownBandEdge * nyquist {
-            verdict = .losslessOrigin
-            confidence = 0.7
+            // The file's own anti-aliasing filter, or, below `codedBandTop`, as well a coder's
+            // that kept everything up to it.
+            if cutoff > Self.codedBandTop {
+                verdict = .losslessOrigin
+                confidence = 0.7
+            }
         } else if let source {
             verdict = .upsampled
             sourceRate = 2 * source
@@ -252,6 +274,14 @@ public struct Authenticity: Sendable, Equatable {
         return hasContentAtTop ? (.losslessOrigin, 0.6) : (.inconclusive, 0)
     }
 
+    /// The standard Nyquist frequency (under the file's own band edge) at one of whose
+    /// `signatures` (fractions of it) `frequency` lies; nil when none.
+    static func sourceNyquist(of frequency: Double, nyquist: Double, signatures: [ClosedRange<Double>]) -> Int? {
+        standardNyquists.first { source in
+            Double(source) <= ownBandEdge * nyquist && signatures.contains { $0.contains(frequency / Double(source)) }
+        }
+    }
+
     /// The frames' verdict when they show a coder (`judgeFrames`) cutting them at least
     /// `framesBelowShelf` bands under the mean spectrum's shelf. An anti-imaging filter cuts every
     /// frame at the shelf itself (the corpus's upsamples: edges within 1.3 bands of it); FFmpeg's
@@ -265,7 +295,7 @@ public struct Authenticity: Sendable, Equatable {
     /// A 16-bit source raised to a higher rate in 24 bits or float: its rounding noise ends at the
     /// old Nyquist frequency in every segment, with only the far lower new rounding above. When
     /// the spectrum's rules found no codec and no upsample, ≥ `floorTopShare` of the segments'
-    /// floors ending within two bands of one place in an upsample's window of a lower standard
+    /// floors ending within two bands of one place at `steepResampler` of a lower standard
     /// rate's Nyquist (and under the file's own band edge) is `upsampled`. In the corpus: every
     /// sox and soxr upsample into 24 bits ≥ 0.99, sweeps included (their content's shelf is
     /// reached too seldom for rule 2); genuine files ≤ 0.66 (mixes of partials, away from any
@@ -276,7 +306,7 @@ public struct Authenticity: Sendable, Equatable {
         noiseFloorTop = top
         noiseFloorTopShare = mode.share
         guard verdict == .losslessOrigin || verdict == .inconclusive, mode.share >= Self.floorTopShare, top < Self.ownBandEdge * nyquist,
-            let source = Self.standardNyquists.first(where: { Double($0) <= Self.ownBandEdge * nyquist && Self.upsampleWindow.contains(top / Double($0)) })
+            let source = Self.sourceNyquist(of: top, nyquist: nyquist, signatures: [Self.steepResampler])
         else { return }
         verdict = .upsampled
         sourceRate = 2 * source

@@ -91,12 +91,11 @@ public struct DeliveryVerdict: Sendable {
                 let largest = analysis.channels.map { abs($0.dcOffset) * 100 }.max()
                 add(rule, largest, maximum: rules.maximumDCOffsetPercent)
             case .losslessOrigin:
-                // Too short for a spectrum segment: nothing speaks against it.
+                // Only positive evidence passes: inconclusive fails, and so does a range too short
+                // for a spectrum segment (no evidence at all).
                 let verdict = analysis.authenticity?.verdict ?? .inconclusive
                 outcomes.append(
-                    Outcome(
-                        rule: rule, measured: nil, minimum: nil, maximum: nil, passed: verdict != .lossyOrigin && verdict != .upsampled,
-                        finding: verdict.rawValue))
+                    Outcome(rule: rule, measured: nil, minimum: nil, maximum: nil, passed: verdict == .losslessOrigin, finding: verdict.rawValue))
             }
         }
         self.outcomes = outcomes

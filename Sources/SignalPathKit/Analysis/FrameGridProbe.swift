@@ -1,7 +1,7 @@
 /// Searches an excerpt of one channel for a coder's frame grid (`FrameGridStatistics`). Windows,
-/// transform and buffers are made once per worker; `search` allocates nothing.
+/// transforms and buffers are made once per worker; `search` allocates nothing.
 ///
-/// Per window: every offset's picking frame (the first; in a first excerpt, apart, the last too)
+/// Per window, on its coder's hop at the file's rate (`FrameGridStatistics.Window.hop`): every offset's picking frame (the first; in a first excerpt, apart, the last too)
 /// is counted (1024 transforms), and the `candidates` offsets with the most zeros there are looked
 /// at closer. A candidate's **standing** is, frame by frame over the other frames, how far its
 /// count exceeds the larger of the same counts `neighbour` samples either side: a coder's zeros lie
@@ -12,9 +12,10 @@
 /// candidate's standing minus the best standing among `controls` offsets spread over the hop,
 /// which is what chance gives: without a grid the two are alike, and their difference sums to
 /// about nothing over excerpts. About 1,260 transforms per window and picking, against 6,144 for counting
-/// every frame at every offset.
+/// every frame at every offset (at a 1024-sample hop; half as many, of half the size, at 512).
 final class FrameGridProbe {
-    /// The coders' hop: 1024 samples (AAC's and Vorbis's long blocks).
+    /// The longest hop (AAC's, and Vorbis's from 26 kHz): excerpts start on its grid and hold
+    /// `frames` + 2 of it; a shorter hop searches the excerpt's first `frames` + 2 hops.
     static let hop = 1024
     /// Frames per excerpt. Six, not four: the weakest grids in the corpus (FFmpeg's AAC at
     /// 256 kbps on mixes of partials) stand 0.014–0.035 over chance instead of 0.009–0.013, while
@@ -29,31 +30,47 @@ final class FrameGridProbe {
     /// Seconds a range must hold to be searched: an excerpt's 4–9 ms would be most of the work for
     /// less (analyze of 1 s at 45:00 of the 60-minute file: 14.7 → 23.4 ms with it; hyperfine).
     static let shortestRange = 4
-    /// The highest sample rate searched: the corpus's coded files are at 44.1 and 48 kHz.
+    /// The highest sample rate searched: the corpus's coded files are at 22.05 to 48 kHz.
     static let highestRate = 48000
     /// Excerpts come from chunks 0, 1, 4, 16 and 64 (the middle of each): at most five per file,
     /// whatever its length, about 8 ms of one core each (docs/AUTHENTICITY.md, "Cost").
     static func searches(chunk: Int) -> Bool { [0, 1, 4, 16, 64].contains(chunk) }
     /// Coefficients from here up are counted: an eighth of the sample rate and above, where coders
     /// switch coefficients off and music seldom has none.
-    static let firstCoefficient = hop / 4
+    static func firstCoefficient(hop: Int) -> Int { hop / 4 }
     /// Zero: under three standard deviations of 16-bit rounding (q²/12 per sample, Σw²/2 per
     /// coefficient for these windows, whose Σw² is N/2) — or of 24-bit rounding, for a 24-bit or
     /// float decode of content with nothing over 16-bit rounding in its upper band (the bench's
     /// 10-minute AAC decoded to float: every coefficient there under the 16-bit level at every
     /// offset, the grid's zeros 100 times lower still). Each picking counts both and goes on with
     /// the level whose counts vary more over the offsets.
-    static let zeroLevels = (Float(3 * (Double(hop) / 2 / 12).squareRoot() * pow(2, -15)), Float(3 * (Double(hop) / 2 / 12).squareRoot() * pow(2, -23)))
+    static func zeroLevels(hop: Int) -> (Float, Float) {
+        let deviation = (Double(hop) / 2 / 12).squareRoot()
+        return (Float(3 * deviation * pow(2, -15)), Float(3 * deviation * pow(2, -23)))
+    }
 
-    private let transform = ModifiedCosineTransform(coefficients: hop)
-    private let windows: [[Float]]
+    /// One window searched on its coder's hop.
+    private struct Grid {
+        var hop: Int
+        var window: [Float]
+        var transform: ModifiedCosineTransform
+        var zeroLevels: (Float, Float)
+    }
+    /// Per window, in `FrameGridStatistics.Window.allCases` order.
+    private let grids: [Grid]
     /// The best offsets in the picking frame, most zeros first.
     private var leaders: [(offset: Int, count: Int)]
     /// The picking frame's counts per offset at each level.
     private var counts: [Int], fineCounts: [Int]
 
-    init() {
-        windows = FrameGridStatistics.Window.allCases.map { Self.coefficients($0, size: 2 * Self.hop) }
+    init(sampleRate: Int) {
+        var transforms: [Int: ModifiedCosineTransform] = [:]
+        grids = FrameGridStatistics.Window.allCases.map { window in
+            let hop = window.hop(sampleRate: sampleRate)
+            let transform = transforms[hop] ?? ModifiedCosineTransform(coefficients: hop)
+            transforms[hop] = transform
+            return Grid(hop: hop, window: Self.coefficients(window, size: 2 * hop), transform: transform, zeroLevels: Self.zeroLevels(hop: hop))
+        }
         leaders = []
         leaders.reserveCapacity(Self.candidates + 1)
         counts = [Int](repeating: 0, count: Self.hop)
@@ -90,15 +107,15 @@ final class FrameGridProbe {
     /// `bothEnds`, candidates are picked from the last frame too.
     func search(_ excerpt: UnsafeBufferPointer<Float>, bothEnds: Bool = true, into statistics: inout FrameGridStatistics) {
         precondition(excerpt.count >= Self.excerptLength)
-        let hop = Self.hop
-        for (index, window) in windows.enumerated() {
-            window.withUnsafeBufferPointer { window in
+        for (index, grid) in grids.enumerated() {
+            let hop = grid.hop
+            grid.window.withUnsafeBufferPointer { window in
                 // Candidates from the first frame and, apart, from the last: a block switch or a
                 // transient in one of them leaves the other to find the grid.
                 for end in 0..<(bothEnds ? 2 : 1) {
                     let picking = end * (Self.frames - 1)
-                    for offset in 0..<hop { (counts[offset], fineCounts[offset]) = zeros(excerpt, at: offset + picking * hop, window) }
-                    let fine = Self.spread(fineCounts) > Self.spread(counts)
+                    for offset in 0..<hop { (counts[offset], fineCounts[offset]) = zeros(excerpt, at: offset + picking * hop, grid, window) }
+                    let fine = Self.spread(fineCounts[..<hop]) > Self.spread(counts[..<hop])
                     leaders.removeAll(keepingCapacity: true)
                     for offset in 0..<hop {
                         let count = fine ? fineCounts[offset] : counts[offset]
@@ -109,28 +126,28 @@ final class FrameGridProbe {
                         if leaders.count > Self.candidates { leaders.removeLast() }
                     }
                     var best = Int.min, chance = Int.min
-                    for leader in leaders { best = max(best, standing(excerpt, at: leader.offset, besides: picking, fine: fine, window)) }
+                    for leader in leaders { best = max(best, standing(excerpt, at: leader.offset, besides: picking, fine: fine, grid, window)) }
                     let first = leaders[0].offset
                     for step in 0..<Self.controls {
                         let control = (first + hop / (2 * Self.controls) + step * hop / Self.controls) % hop
-                        chance = max(chance, standing(excerpt, at: control, besides: picking, fine: fine, window))
+                        chance = max(chance, standing(excerpt, at: control, besides: picking, fine: fine, grid, window))
                     }
                     statistics.excess[index] += best - chance
                 }
             }
+            statistics.examined[index] += (bothEnds ? 2 : 1) * (Self.frames - 1) * (hop - Self.firstCoefficient(hop: hop))
         }
-        statistics.examined += (bothEnds ? 2 : 1) * (Self.frames - 1) * (hop - Self.firstCoefficient)
     }
 
     /// How far the counts at `offset` in the frames other than `picking` stand above those
     /// `neighbour` samples either side, frame by frame, where they do: a Vorbis block switch inside
     /// the excerpt moves the grid, and the frames on one side of it still count.
     private func standing(
-        _ excerpt: UnsafeBufferPointer<Float>, at offset: Int, besides picking: Int, fine: Bool, _ window: UnsafeBufferPointer<Float>
+        _ excerpt: UnsafeBufferPointer<Float>, at offset: Int, besides picking: Int, fine: Bool, _ grid: Grid, _ window: UnsafeBufferPointer<Float>
     ) -> Int {
-        let hop = Self.hop
+        let hop = grid.hop
         func zeros(at start: Int) -> Int {
-            let both = self.zeros(excerpt, at: start, window)
+            let both = self.zeros(excerpt, at: start, grid, window)
             return fine ? both.1 : both.0
         }
         let before = (offset + hop - Self.neighbour) % hop, after = (offset + Self.neighbour) % hop
@@ -144,12 +161,12 @@ final class FrameGridProbe {
     }
 
     /// How far the counts vary over the offsets: the largest minus the mean.
-    private static func spread(_ counts: [Int]) -> Double {
+    private static func spread(_ counts: ArraySlice<Int>) -> Double {
         Double(counts.max() ?? 0) - Double(counts.reduce(0, +)) / Double(max(1, counts.count))
     }
 
     /// Coefficients from `firstCoefficient` up under each of `zeroLevels` in the frame at `start`.
-    private func zeros(_ excerpt: UnsafeBufferPointer<Float>, at start: Int, _ window: UnsafeBufferPointer<Float>) -> (Int, Int) {
-        transform.countBelow(Self.zeroLevels, from: Self.firstCoefficient, in: excerpt, from: start, window: window)
+    private func zeros(_ excerpt: UnsafeBufferPointer<Float>, at start: Int, _ grid: Grid, _ window: UnsafeBufferPointer<Float>) -> (Int, Int) {
+        grid.transform.countBelow(grid.zeroLevels, from: Self.firstCoefficient(hop: grid.hop), in: excerpt, from: start, window: window)
     }
 }

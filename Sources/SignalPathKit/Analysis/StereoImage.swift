@@ -42,6 +42,12 @@ public struct StereoImage: Sendable, Equatable {
     public static let polarityThreshold = -0.5
     /// Below this |correlation| at every lag there is no delay to report.
     public static let alignmentThreshold = 0.3
+    /// Decimals of the delay in samples, in the search and in every output: a copy of the left
+    /// channel delayed by a fraction of a sample and rounded to 16 bits reads exactly to 10⁻⁴
+    /// (docs/ANALYZE.md has the figures, and how a difference between the channels widens it).
+    public static let delayDecimals = 4
+    /// The same step in milliseconds, to 10⁻⁶ ms (10⁻⁴ samples at up to 100 kHz).
+    public static let delayMillisecondDecimals = 6
     /// Lags are searched only where the segment window's autocorrelation keeps at least this
     /// fraction of its zero-lag value (dividing by less would amplify noise).
     static let windowOverlapFloor = 0.1
@@ -369,7 +375,8 @@ public struct StereoImage: Sendable, Equatable {
         let ratio = (5.0.squareRoot() - 1) / 2
         var a = high - ratio * (high - low), b = low + ratio * (high - low)
         var valueA = at(a), valueB = at(b)
-        for _ in 0..<40 where high - low > 1e-4 {
+        let resolution = pow(10, -Double(delayDecimals))
+        for _ in 0..<40 where high - low > resolution {
             if valueA > valueB {
                 high = b
                 b = a
@@ -387,9 +394,9 @@ public struct StereoImage: Sendable, Equatable {
         let refined = (low + high) / 2
         let refinedValue = at(refined)
         // Keep the whole lag when interpolation finds nothing higher (an exact whole-sample delay,
-        // or a flat peak): rounding alone must not move it. Lags to 10⁻⁴ samples.
+        // or a flat peak): rounding alone must not move it. Lags to `delayDecimals`.
         guard refinedValue > bestValue * sign * (1 + 1e-9) else { return (Double(best), Swift.min(1, Swift.max(-1, bestValue))) }
-        return ((refined * 1e4).rounded() / 1e4, Swift.min(1, Swift.max(-1, refinedValue * sign)))
+        return ((refined / resolution).rounded() * resolution, Swift.min(1, Swift.max(-1, refinedValue * sign)))
     }
 
     /// The circular cross-correlation of a real spectrum (bins 0...fftSize/2, interleaved) at a

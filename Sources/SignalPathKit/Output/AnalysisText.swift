@@ -43,8 +43,8 @@ extension SignalAnalysis {
             lines.append("  Stereo image (\(TerminalText.sanitized(names[stereo.left])) / \(TerminalText.sanitized(names[stereo.right])))")
             func stereoRow(_ label: String, _ value: String?) { row("    " + label, [value ?? "-"]) }
             stereoRow("Correlation", stereo.correlation.map { UnitFormat.fixed($0, 3) })
-            stereoRow("Delay", stereo.delaySamples.map { UnitFormat.fixed($0, 2) + " samples" })
-            stereoRow("  in time", stereo.delaySamples.map { UnitFormat.fixed($0 * 1000 / Double(sampleRate), 3) + " ms" })
+            stereoRow("Delay", stereo.delaySamples.map { UnitFormat.fixed($0, StereoImage.delayDecimals) + " samples" })
+            stereoRow("  in time", stereo.delaySamples.map { UnitFormat.fixed($0 * 1000 / Double(sampleRate), StereoImage.delayMillisecondDecimals) + " ms" })
             stereoRow("Aligned corr.", stereo.alignedCorrelation.map { UnitFormat.fixed($0, 3) })
             stereoRow("Polarity", stereo.polarityInverted.map { $0 ? "inverted" : "normal" })
             stereoRow("Balance (L/R)", stereo.balance.map { UnitFormat.fixed($0, 2) + " dB" })

@@ -103,7 +103,7 @@ extension DeliveryVerdict {
             members.append(
                 .init(
                     "lossless_origin",
-                    .string("fails on analyze's authenticity verdict lossy_origin or upsampled; lossless_origin and inconclusive pass (" + Authenticity.rule + ")")))
+                    .string("passes only analyze's authenticity verdict lossless_origin; lossy_origin, upsampled and inconclusive fail (" + Authenticity.rule + ")")))
         }
         if rules.maximumDCOffsetPercent != nil {
             members.append(.init("dc_offset", .string("the largest |mean sample value| of any channel, percent of full scale")))

@@ -41,7 +41,7 @@ struct CheckOptions: ParsableArguments {
 
     @Flag(
         name: .long,
-        help: "Fail files that analyze's authenticity verdict calls lossy_origin or upsampled (docs/AUTHENTICITY.md).")
+        help: "Fail files that analyze's authenticity verdict does not call lossless_origin: lossy_origin, upsampled and inconclusive fail (docs/AUTHENTICITY.md).")
     var requireLosslessOrigin = false
 
     @Option(

@@ -74,6 +74,29 @@ struct AuthenticityTests {
 }
 
 extension AuthenticityTests {
+    @Test(
+        "content to the band edge, or a steep shelf at 0.975 of Nyquist: lossless_origin at 44.1 and 48 kHz, inconclusive at 22.05 and 32 kHz, where coders keep the whole band",
+        arguments: [(44_100, Authenticity.Verdict.losslessOrigin), (48_000, .losslessOrigin), (22_050, .inconclusive), (32_000, .inconclusive)])
+    func positiveEvidenceNeedsABandCodersCut(sampleRate: Int, expected: Authenticity.Verdict) {
+        let nyquist = Double(sampleRate) / 2
+        let full = Self.judge(sampleRate: sampleRate, level: { _ in -70 }, edges: Self.edges(tops: [Int](repeating: 255, count: 100)))
+        #expect(full.verdict == expected && full.cutoff == nil, "\(full)")
+        let shelf = 0.975 * nyquist
+        let filtered = Self.judge(
+            sampleRate: sampleRate, level: { $0 < shelf ? -70 : -190 }, edges: Self.edges(tops: [Int](repeating: Int(shelf / nyquist * 256) - 1, count: 100)))
+        #expect(filtered.verdict == expected && abs((filtered.cutoff ?? 0) / shelf - 1) < 0.01, "\(filtered)")
+    }
+
+    @Test(
+        "a 96 kHz file's shelf names the source whose resampler it matches: 0.975 of 24 kHz (sox) from 48 kHz, 1.165 of 22.05 kHz (FFmpeg) from 44.1 kHz, 24.6 kHz (1.025 of 24, 1.12 of 22.05: neither) lossy_origin",
+        arguments: [(23_400.0, 48_000), (25_690, 44_100), (24_600, nil)])
+    func shelfMatchesAResamplersSignature(cutoff: Double, source: Int?) {
+        let bandWidth = 48_000.0 / 256
+        let judged = Self.judge(
+            sampleRate: 96_000, level: { $0 < cutoff ? -60 : -190 }, edges: Self.edges(tops: [Int](repeating: Int(cutoff / bandWidth) - 1, count: 100)))
+        #expect(judged.verdict == (source == nil ? .lossyOrigin : .upsampled) && judged.sourceRate == source, "\(judged)")
+    }
+
     @Test("a coder's frame grid turns a full-band spectrum's lossless_origin into lossy_origin with the window's codec; a grid under the threshold does not")
     func frameGridShowsACoder() {
         // Content to the band edge: the spectrum's rules alone say lossless_origin.
@@ -81,7 +104,7 @@ extension AuthenticityTests {
         let tops = [Int](repeating: 255, count: 100)
         func judged(excess: Double, window: FrameGridStatistics.Window) -> Authenticity {
             var grid = FrameGridStatistics()
-            grid.examined = 10_000
+            grid.examined = [10_000, 10_000]
             grid.excess[FrameGridStatistics.Window.allCases.firstIndex(of: window)!] = Int(excess * 10_000)
             let binWidth = 48_000.0 / Double(Self.fftSize)
             let meanSquare = (0...Self.fftSize / 2).map { bin in pow(10, level(Double(bin) * binWidth) / 10) / 4 }
@@ -104,7 +127,7 @@ extension AuthenticityTests {
         let bandWidth = 22_050.0 / 256
         func judged(window: FrameGridStatistics.Window?) -> Authenticity {
             var grid = FrameGridStatistics()
-            grid.examined = 10_000
+            grid.examined = [10_000, 10_000]
             if let window { grid.excess[FrameGridStatistics.Window.allCases.firstIndex(of: window)!] = 500 }
             let binWidth = 44_100.0 / Double(Self.fftSize)
             let meanSquare = (0...Self.fftSize / 2).map { bin in pow(10, level(Double(bin) * binWidth) / 10) / 4 }

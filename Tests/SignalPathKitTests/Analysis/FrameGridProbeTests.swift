@@ -8,12 +8,11 @@ import SignalPathTestSupport
 /// code under test) with overlap-add on a 1024-sample grid, and rounded to 16 bits.
 @Suite("FrameGridProbe: a coder's grid in synthesised audio")
 struct FrameGridProbeTests {
-    static let hop = FrameGridProbe.hop
-
-    /// `length` samples whose frames start at `gridOffset` + t · hop under `window`; each frame's
-    /// coefficients from `hop / 4` up are zero with probability `switchedOff`.
+    /// `length` samples whose frames start at `gridOffset` + t · hop under `window` (`hop` samples
+    /// apart, 1024 unless given); each frame's coefficients from `hop / 4` up are zero with
+    /// probability `switchedOff`.
     static func coded(
-        length: Int, gridOffset: Int, window: FrameGridStatistics.Window, switchedOff: Double, seed: UInt64
+        length: Int, gridOffset: Int, window: FrameGridStatistics.Window, switchedOff: Double, seed: UInt64, hop: Int = FrameGridProbe.hop
     ) -> [Float] {
         let m = hop, w = FrameGridProbe.coefficients(window, size: 2 * m).map(Double.init)
         // cos(π/(4M) · (2n + 1 + M)(2k + 1)) looked up by its argument modulo 8M.
@@ -40,9 +39,9 @@ struct FrameGridProbeTests {
         return signal[..<length].map { Float(($0 * 32768).rounded() / 32768) }
     }
 
-    static func search(_ samples: [Float]) -> FrameGridStatistics {
+    static func search(_ samples: [Float], sampleRate: Int = 44_100) -> FrameGridStatistics {
         var statistics = FrameGridStatistics()
-        samples.withUnsafeBufferPointer { FrameGridProbe().search($0, into: &statistics) }
+        samples.withUnsafeBufferPointer { FrameGridProbe(sampleRate: sampleRate).search($0, into: &statistics) }
         return statistics
     }
 
@@ -60,6 +59,23 @@ struct FrameGridProbeTests {
         #expect(abs(chance.share) < Authenticity.frameGridExcessShown / 4, "\(whole)")
     }
 
+    @Test(
+        "Vorbis's shorter long blocks (1024 samples every 512 at 15-26 kHz, 512 every 256 below): found at 22.05 and 11.025 kHz, where the 2048-sample search would miss them; none switched off: none",
+        arguments: [(22_050, 512), (11_025, 256)])
+    func findsVorbisShortBlocks(sampleRate: Int, hop: Int) throws {
+        #expect(FrameGridStatistics.Window.vorbis.hop(sampleRate: sampleRate) == hop)
+        let length = FrameGridProbe.excerptLength
+        let samples = Self.coded(length: length, gridOffset: 3 * hop / 4, window: .vorbis, switchedOff: 0.5, seed: 2, hop: hop)
+        let found = try #require(Self.search(samples, sampleRate: sampleRate).strongest)
+        #expect(found.window == .vorbis && found.share > 0.3, "\(found)")
+        // The same audio searched on the 2048-sample grid only (as at 44.1 kHz) shows no grid.
+        let longOnly = try #require(Self.search(samples, sampleRate: 44_100).strongest)
+        #expect(longOnly.share < Authenticity.frameGridExcessShown, "\(longOnly)")
+        let whole = Self.coded(length: length, gridOffset: 3 * hop / 4, window: .vorbis, switchedOff: 0, seed: 2, hop: hop)
+        let chance = try #require(Self.search(whole, sampleRate: sampleRate).strongest)
+        #expect(abs(chance.share) < Authenticity.frameGridExcessShown / 4, "\(chance)")
+    }
+
     @Test("seeded white noise and a sweep (no grid): excess under a quarter of the rule's threshold in every window")
     func noGridInGenuineSignals() {
         var generator = SeededGenerator(seed: 3)
@@ -71,9 +87,11 @@ struct FrameGridProbeTests {
             return Float((0.5 * sin(phase) * 32768).rounded() / 32768)
         }
         for samples in [noise, sweep] {
-            let statistics = Self.search(samples)
-            for excess in statistics.excess {
-                #expect(Double(excess) / Double(statistics.examined) < Authenticity.frameGridExcessShown / 4, "\(statistics)")
+            for sampleRate in [44_100, 22_050, 11_025] {
+                let statistics = Self.search(samples, sampleRate: sampleRate)
+                for (excess, examined) in zip(statistics.excess, statistics.examined) {
+                    #expect(Double(excess) / Double(examined) < Authenticity.frameGridExcessShown / 4, "\(sampleRate) Hz: \(statistics)")
+                }
             }
         }
     }
