@@ -136,9 +136,9 @@ struct LiveCLITests {
 
     /// Starts `record` fed by a producer that writes 16-bit stereo at real-time pace; returns the
     /// shell's pid file and the producer's log of frames written.
-    func slowRecording(_ output: String, seconds: Int) throws -> Process {
+    func slowRecording(_ output: String, seconds: Int, silentStart: Double = 0) throws -> Process {
         let producer =
-            "import sys, time\nrate = 48000\nstart = time.monotonic()\nblock = bytes(4 * rate // 20)\n"
+            "import sys, time\nrate = 48000\ntime.sleep(\(silentStart))\nstart = time.monotonic()\nblock = bytes(4 * rate // 20)\n"
             + "for i in range(\(seconds) * 20):\n    sys.stdout.buffer.write(block); sys.stdout.buffer.flush()\n"
             + "    open(sys.argv[1], 'w').write(str((i + 1) * rate // 20))\n    time.sleep(max(0, start + (i + 1) / 20 - time.monotonic()))\n"
         let script = scratch.write("producer-\(UUID().uuidString).py", Array(producer.utf8))
@@ -217,11 +217,14 @@ struct LiveCLITests {
         #expect(missing.status == 66 && missing.stderr.hasPrefix("signalpath: ALSA device 'no-such-device': cannot open"))
     }
 
-    @Test("--follow keeps up with a file that signalpath record is writing")
-    func follow() throws {
-        let output = scratch.file("growing.wav")
-        let shell = try slowRecording(output, seconds: 3)
-        Thread.sleep(forTimeInterval: 0.5)
+    /// With a silent start, replay opens the file while it holds its header and no frame yet.
+    @Test("--follow keeps up with a file that signalpath record is writing, from before its first frame", arguments: [0.0, 1.5])
+    func follow(silentStart: Double) throws {
+        let output = scratch.file("growing-\(silentStart).wav")
+        let shell = try slowRecording(output, seconds: 3, silentStart: silentStart)
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: output) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if silentStart == 0 { Thread.sleep(forTimeInterval: 0.5) }
         let replay = try run(signalpath, ["replay", output, "--follow"], timeout: 30)
         shell.waitUntilExit()
         let times = replay.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["time_s"] as? Double }

@@ -92,7 +92,9 @@ struct Replay: ParsableCommand {
         StopSignals.install()
         do throws(SignalPathError) {
             let player = try ReplayPlayer(path: file, stream: streamOption.stream, fftSize: fftSize, bands: bands?.denominator)
-            try AudioFile.note(player.file, use: "replaying those")
+            // A file still empty is no error when following: record may not have written its first block yet.
+            let waitsForFrames = follow && player.file.format.frames == 0
+            try AudioFile.note(player.file, use: waitsForFrames ? nil : "replaying those")
             if let from, !follow {
                 // The same rule and message as a --range that starts after the end of the file.
                 let format = player.file.format
