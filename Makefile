@@ -18,13 +18,13 @@ BENCH_APT_PACKAGES := hyperfine time valgrind binutils
 # Run apt-get as root, or through sudo when there is one.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test-slurm setup build test lint format check-layers demo install man clean samples bench bench-setup bench-data fuzz sanitize help docs-images wisdom
+.PHONY: test-slurm setup build test lint format check-layers check-diaries demo install man clean samples bench bench-setup bench-data fuzz sanitize help docs-images wisdom
 
 help:
 	@echo "make demo     build and run signalpath on the bundled samples"
 	@echo "make test     run the test suite"
 	@echo "make build    release build (.build/release/signalpath)"
-	@echo "make lint     the formatter's check (swift format, .swift-format) and the layering check"
+	@echo "make lint     the formatter's check (swift format, .swift-format), the layering check and the comment-diary check"
 	@echo "make format   reformat the sources in place"
 	@echo "make install  install into PREFIX=$(PREFIX), with man pages and shell completions"
 	@echo "make man      the man pages, one per command, in .build/man"
@@ -57,13 +57,9 @@ setup:
 	done
 
 # The Swift runtime linked in: each start saves the dynamic loading and relocation of its
-# libraries (signalpath --version 11.8 → 8.4 ms, hyperfine on a loaded machine; BENCHMARKS.md).
-# Every module (ArgumentParser's too) reaches the metadata of concrete generic types through
-# accessor functions the compiler writes, not through mangled names the runtime demangles at first
-# use, each demangling a scan of all 4 472 conformance records for the type's conformances:
-# `analyze` of a 1 s range 62.8 → 55.8 M instructions, `info` 16.6 → 12.9 M, `--version` 9.2 → 8.0 M
-# (callgrind); 300 interleaved runs: 1 s range 11.34 → 9.87 ms, `info` 5.69 → 5.06 ms (our own
-# modules alone: 57.6 and 14.4 M). The binary grows 0.3 %.
+# libraries. Every module (ArgumentParser's too) reaches the metadata of concrete generic types
+# through accessor functions the compiler writes, not through mangled names the runtime demangles
+# at first use, each a scan of every conformance record (docs/DECISIONS.md#direct-type-metadata).
 DIRECT_METADATA := -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib $(DIRECT_METADATA)
 # signalpath and its SHA-256 helper (scan --content-hash; HashHelper.swift).
@@ -74,7 +70,7 @@ build: setup
 # What the formatter checks and rewrites: every Swift file of the three packages.
 SWIFT_SOURCES := Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources Benchmarks/Package.swift Benchmarks/Sources
 
-lint: check-layers
+lint: check-layers check-diaries
 	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
 
 format:
@@ -83,6 +79,12 @@ format:
 # Stage code (IO, Decoding, Spectral, Analysis, …) must not name presentation code (Output, Rendering, Terminal, Live).
 check-layers:
 	python3 scripts/check-layers.py
+
+# Comments under Sources/ say why; measured figures live in docs/DECISIONS.md (the checker's own
+# tests first: it must find a planted diary and pass clean code).
+check-diaries:
+	python3 scripts/check-diaries-test.py
+	python3 scripts/check-diaries.py
 
 # The man page test runs the manual generator on the debug build: `make man` builds it first.
 # The library optimised in the tests' debug build (Package.swift says why and what it saves).
@@ -197,9 +199,8 @@ bench-data: bench-setup $(BENCH_DATA)/reader-1GiB.bin $(BENCH_DATA)/decode-512Mi
 # The manifest touched first: SwiftPM reuses its list of the path dependency's sources until the
 # manifest changes, so a file added to SignalPathKit failed the benchmarks' build (twice).
 # What is measured is a copy of the release binary, as `make install` makes one: the file the
-# linker has just written starts slower than the same bytes read back into the page cache (`info`
-# on a 10 s WAV 5.0 against 4.4 ms, 578 against 539 page faults; evicting the file from the cache
-# and reading it again gives the copy's 523), and only a freshly built tree runs that file.
+# linker has just written starts slower than the same bytes read back into the page cache, and
+# only a freshly built tree runs that file (docs/DECISIONS.md#bench-binary-copy).
 BENCH_BINARY := .build/bench/signalpath
 bench: bench-data build
 	install -D -m 755 $(RELEASE) $(BENCH_BINARY)

@@ -4,9 +4,7 @@ import PackageDescription
 import class Foundation.ProcessInfo
 
 // SIGNALPATH_OPTIMIZED_TESTS=1 (set by `make test`) optimises the library (-O) in the debug build
-// the tests run: on a clean clone (2 cores) the build took 213 s instead of 173 and the tests 350 s
-// instead of 570. (A header-sweep crash once blamed on -O was the test's address-space cap:
-// HeaderSweepTests says why it now caps writable memory.)
+// the tests run: a longer build, much shorter tests (docs/DECISIONS.md#optimized-tests).
 let optimizedTests = ProcessInfo.processInfo.environment["SIGNALPATH_OPTIMIZED_TESTS"] != nil
 
 // Linux only: ALSA, glibc and /proc are used directly (Sources/SignalPathKit/Support/Platform.swift).
@@ -74,8 +72,8 @@ let package = Package(
             ],
             swiftSettings: optimizedTests ? [.unsafeFlags(["-O"])] : [],
             // FFTW linked from its static archive (libfftw3-dev ships it): the shared library's
-            // loading and symbol binding cost every start 0.15 ms, commands without spectra too
-            // (docs/ARCHITECTURE.md, "Per-process costs"). lld resolves archives in any order.
+            // loading and symbol binding cost every start, commands without spectra too
+            // (docs/DECISIONS.md#static-fftw). lld resolves archives in any order.
             linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libfftw3f.a"])]
         ),
         .executableTarget(
@@ -85,9 +83,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Relative relocations packed (DT_RELR, glibc 2.36+; lld, which the Swift toolchain
-            // ships): the 50 535 pointers the loader fixes at every start are described in 10 kB
-            // instead of gold's 1.2 MB table, and every command starts 0.6 ms sooner
-            // (docs/ARCHITECTURE.md, "Per-process costs").
+            // ships): the pointers the loader fixes at every start are described in a table a
+            // hundredth the size of gold's, and every command starts sooner (docs/DECISIONS.md#packed-relocations).
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
         ),
         // swift-crypto's one user: hashes the files signalpath lends it (its main.swift has the protocol).

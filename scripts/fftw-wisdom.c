@@ -2,7 +2,7 @@
 // wisdom it gathered as a Swift source file (`make wisdom`). signalpath imports that text before
 // planning, so its plans are the patient ones without a second of planning at every start:
 // 4096-point real transforms took 3.42 us instead of 4.69 with the estimated plan on the bench
-// machine (docs/ARCHITECTURE.md, "FFTW"). Plans are made the way FFTPlan.swift makes them:
+// machine (docs/DECISIONS.md#fftw-wisdom). Plans are made the way FFTPlan.swift makes them:
 // out of place, on fftwf_alloc'd (aligned) buffers: real-to-complex and back, complex forward.
 #include <fftw3.h>
 #include <stdio.h>

@@ -1,13 +1,11 @@
 /// The `accurate` true-peak interpolator (`OversamplingInterpolator`) eight samples at a time, in
 /// the module compiled for x86-64-v3 (AVX2 and FMA); the interpolator calls it only where the
 /// processor has them (`ProcessorFeatures`), its four-at-a-time loops otherwise. The first
-/// half-band stage (20 of the interpolator's 36 multiplications per input sample) sums its even
-/// and odd pairs in two chains of fused multiply-adds; stages 2 and 3 and
+/// half-band stage (20 of the interpolator's 36 multiplications per input sample) sums its even and
+/// odd pairs in two chains of fused multiply-adds, two groups of eight in step; stages 2 and 3 and
 /// the groups' largest values are the baseline's arithmetic, eight wide. `TruePeakTests` holds the
-/// first stage to a scalar model of its arithmetic and the whole to the naive cascade in Double.
-/// `Micro true-peak`, running peak over noise: 6.6–7.8 ns per sample on the baseline loops, 4.3
-/// with the first stage here, 3.3 with the later stages too, 3.2 with two groups of eight of the
-/// first stage in step (four chains in flight; every block 3.8 → 3.7, five runs each way).
+/// first stage to a scalar model of its arithmetic and the whole to the naive cascade in Double
+/// (docs/DECISIONS.md#true-peak-kernels).
 public enum HalfBandAVX2 {
     /// m[k] = Σⱼ taps[j]·(x[i − j] + x[i + 1 + j]) for i = first + k, k in 0..<count: the even j in
     /// one chain from j = 0, the odd in another from j = 1 (`pairs` ≥ 2), then their sum.

@@ -1,10 +1,9 @@
 /// 16-bit PCM samples (host byte order) to Float, sixteen at a time, in the module compiled for
 /// x86-64-v3 (AVX2): each x · 2^-15, exact, as `PCMDecoder`'s own loop converts it, so the same
-/// bits (`DecodingTests`, against libsndfile). That loop, at the x86-64 baseline, was 8.7 % of `cat F.wav | analyze -`
-/// (perf, 60-minute WAV), when a stream's chunks were decoded before the workers took them; they
-/// now go into the workers' rows undecoded (`AnalysisWorker.loadStreamed`), and this serves the
-/// reads that still decode 16-bit PCM to interleaved Float (a stream's `spectrum` and `events`, a
-/// window's reads).
+/// bits (`DecodingTests`, against libsndfile). A stream's 16-bit chunks now go into the workers'
+/// rows undecoded (`AnalysisWorker.loadStreamed`); this serves the reads that still decode 16-bit
+/// PCM to interleaved Float (a stream's `spectrum` and `events`, a window's reads;
+/// docs/DECISIONS.md#stream-into-rows).
 public enum PCMAVX2 {
     /// Converts samples from `source` into `out` while sixteen fit in `count`; returns the first
     /// sample not done.

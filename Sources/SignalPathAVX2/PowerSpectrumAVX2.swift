@@ -1,13 +1,13 @@
 /// A segment's |X|² and what the analyses take from it, in one pass over its spectrum, in the
 /// module compiled for x86-64-v3 (AVX2): the power of each bin stored, added to a per-bin sum in
 /// Double, and over a band, the strongest bin and the band's power. `SegmentTransform` calls it
-/// only where the processor has AVX2, and runs its three separate passes otherwise; the results
-/// are theirs bit for bit (`SegmentTransformTests`): each power is re·re + im·im, multiplies then
-/// an add; each sum adds one Float at a time; the band's power is summed in four Double lanes
-/// counted from the band's first bin, as `strongestBin` sums it, with the bins outside the band
-/// added as zeros (exact), and the bins past its last whole group of four added one by one.
-/// Three passes, each over 4 097 bins that no longer fit the first-level cache beside the FFT's
-/// buffers, were 9 % of analyze's time (perf, 60-minute WAV).
+/// only where the processor has AVX2, and runs its three separate passes otherwise; the results are
+/// theirs bit for bit (`SegmentTransformTests`): each power is re·re + im·im, multiplies then an
+/// add; each sum adds one Float at a time; the band's power is summed in four Double lanes counted
+/// from the band's first bin, as `strongestBin` sums it, with the bins outside the band added as
+/// zeros (exact), and the bins past its last whole group of four added one by one. One pass,
+/// because the spectrum no longer fits the first-level cache beside the FFT's buffers
+/// (docs/DECISIONS.md#segment-loops).
 public enum PowerSpectrumAVX2 {
     /// `spectrum`: `bins` complex values as interleaved (re, im) Floats. Writes `power[0..<bins]`,
     /// adds each to `sums[0..<bins]`, and returns the first bin of `band` holding its largest

@@ -1,9 +1,8 @@
 /// The 16-bit stereo deinterleave into `analyze`'s rows eight frames at a time, in the module
 /// compiled for x86-64-v3 (AVX2). It returns where it stopped; `AnalysisWorker`'s four-wide loop
 /// finishes the rest. Each value is the one that loop computes, so the same bits
-/// (`AnalysisWorkerTests`). Four wide, it was 2.8 % of analyze's time on the 60-minute WAV, eight
-/// wide 2.3 % (perf). The stereo image's cross-spectrum sum eight bins at a time was no faster
-/// (2.5 → 3.0 %): it waits on memory, not on its instructions.
+/// (`AnalysisWorkerTests`). The stereo image's cross-spectrum sum stays four wide: it waits on
+/// memory, not on its instructions (docs/DECISIONS.md#avx2-kernels).
 public enum StereoAVX2 {
     /// Frames of interleaved 16-bit stereo (host byte order) from `frames` into `left` and
     /// `right`, each sample x · 2^-15, eight frames at a time while eight fit in `count`; returns

@@ -9,14 +9,12 @@
 ///     D = y_p − y_{3−p} = Σ_{k<6} (c[k] − c[11−k])·(x[i−k] − x[i−11+k]),
 /// and max(|y_p|, |y_{3−p}|) = (|S| + |D|)/2: twelve multiply-adds for two phases where direct sums
 /// take 24, and the six sums and differences of the inputs serve both pairs. Each of S and D is one
-/// chain of fused multiply-adds; four chains are in flight for the two pairs. Direct sums in two
-/// chains per phase against folded pairs: a standalone loop over a sine, everything interpolated,
-/// 1.5 against 0.9–1.1 ns per sample (best of 20 runs each); `Micro true-peak`, every block, 1.5
-/// → 1.0 (BENCHMARKS.md of 14:18 and 15:42). The taps folded are
+/// chain of fused multiply-adds; four chains are in flight for the two pairs, faster than direct
+/// sums in two chains per phase (docs/DECISIONS.md#true-peak-kernels). The taps folded are
 /// multiples of 2⁻¹³ below 1, so their sums and differences are exact in Float.
 /// `TruePeakMeter.position` evaluates each phase with the same arithmetic (`foldedPair`) so a
-/// peak's place is found by its bits, and `TruePeakTests` checks the kernels against a scalar
-/// model of it, bit for bit.
+/// peak's place is found by its bits, and `TruePeakTests` checks the kernels against a scalar model
+/// of it, bit for bit.
 public enum TruePeakAVX2 {
     /// Folded taps per pair: the six sums c[k] + c[11−k], then the six differences c[k] − c[11−k].
     public static let foldedTapsPerPair = 12
@@ -139,9 +137,10 @@ public enum TruePeakAVX2 {
         return result * 0.5
     }
 
-    /// For each stretch of `stretch` outputs from `start` to `end` (at most four), max |x| over
-    /// the inputs its outputs read (`lookBehind` before it): the bounds `TruePeakMeter` tests the
-    /// stretches against, in one call (four calls per block were 3 % of analyze's time, perf).
+    /// For each stretch of `stretch` outputs from `start` to `end` (at most four), max |x| over the
+    /// inputs its outputs read (`lookBehind` before it): the bounds `TruePeakMeter` tests the
+    /// stretches against, in one call rather than one per stretch
+    /// (docs/DECISIONS.md#true-peak-kernels).
     public static func stretchMagnitudes(_ samples: UnsafePointer<Float>, from start: Int, to end: Int, stretch: Int, lookBehind: Int) -> SIMD4<Float> {
         var result = SIMD4<Float>()
         var first = start, lane = 0

@@ -1,8 +1,8 @@
 /// A segment's samples times the window, eight at a time, in the module compiled for x86-64-v3
 /// (AVX2): `SegmentTransform.windowed` runs these where the processor has AVX2 and finishes the
 /// last few samples (and the cases these do not take) with its own four-wide loops. Each output is
-/// the one product those loops make, so the same bits (`SegmentTransformTests`). Four at a time,
-/// the windowing of 16-bit samples was 16 % of `spectrum`'s time on the 60-minute WAV (perf).
+/// the one product those loops make, so the same bits (`SegmentTransformTests`;
+/// docs/DECISIONS.md#segment-loops).
 public enum WindowAVX2 {
     /// `target[n] = window[n] · Float(sample n of channel `channel`)` over 16-bit samples in host
     /// byte order, `stride` (1 or 2) per frame, for n from 0 while eight more fit in `count`;

@@ -3,17 +3,16 @@ import DescriptorMessage
 import Glibc
 
 // signalpath's SHA-256 helper. swift-crypto lives in this process, not in signalpath: linked into
-// signalpath, its conformance records and relocated data slowed every command's start by 0.5–0.8 ms
-// for the one option that hashes, scan --content-hash (docs/ARCHITECTURE.md, "Per-process costs").
+// signalpath, its conformance records and relocated data slowed every command's start for the
+// one option that hashes, scan --content-hash (docs/DECISIONS.md#sha256-helper).
 // signalpath starts it on first use (SignalPathKit's `HashHelper`) with a Unix socket as standard
 // input and output, and sends it requests:
 // - in: a message of 8 bytes, the little-endian count of bytes to hash, carrying an open
 //   descriptor of the file (SCM_RIGHTS);
 // - out: the SHA-256 of the file's first `count` bytes (fewer if the file is shorter now) as 64
 //   lowercase hexadecimal digits and a newline, or `error ERRNO` and a newline if reading failed.
-// The helper reads the file itself, in 1 MiB pieces: sent the bytes through the socket, it made
-// scan --content-hash of the 60-minute WAV 0.16 s slower than hashing in signalpath had (1.24
-// against 1.08 s); reading them itself, 1.11 s (docs/ARCHITECTURE.md, "Per-process costs").
+// The helper reads the file itself, in 1 MiB pieces: sent the bytes through the socket, it was
+// slower than hashing in signalpath had been (docs/DECISIONS.md#sha256-helper).
 // End of input ends the helper (exit 0); a malformed request exits 65.
 
 /// The answer to a request: the line to send back.

@@ -34,8 +34,7 @@ struct SignalPath: AsyncParsableCommand {
             """,
         version: signalPathVersion,
         // Each command spells its commandName: deriving it from the type name costs a scan of every
-        // protocol conformance in the binary per command (String(describing:)), ~3 ms of each start
-        // (BENCHMARKS.md, start-up).
+        // protocol conformance in the binary per command (String(describing:); docs/DECISIONS.md#info-costs).
         subcommands: [
             Info.self, Analyze.self, LoudnessCommand.self, Check.self, Events.self, Spectrum.self, Spectrogram.self, Waveform.self, Scan.self, Export.self,
             Merge.self, Replay.self, Record.self,
@@ -84,15 +83,13 @@ struct SignalPath: AsyncParsableCommand {
     }
 
     /// The command `arguments` ask for. A command named first is parsed on its own, as a root:
-    /// ArgumentParser's parse from the real root reflected the root command and parsed its
-    /// built-in completion commands too, 3.6 M of the 66.4 M instructions of `analyze` of a 1 s
-    /// range (callgrind; `info` 18.4 → 16.6 M; two sets of 300 interleaved runs: median 10.51 →
-    /// 9.96 and 11.40 → 10.61 ms, `info` on a 10 s WAV 5.10 → 4.70 and 5.49 → 5.43 ms). Whatever that parse does not turn into the command itself (an error, a
-    /// request for help, which it answers with its own help command) is parsed again from the
-    /// root, so that messages, help and exit codes are the root's. Each command's configuration
-    /// names `signalpath` as its `_superCommandName`, which spares this parse ArgumentParser's
-    /// search of the arguments for `--generate-completion-script` (two more parses: `info`
-    /// 12.89 → 12.08 M instructions); the real root, which names none, still answers it.
+    /// ArgumentParser's parse from the real root reflected the root command and parsed its built-in
+    /// completion commands too (docs/DECISIONS.md#command-parsed-as-root). Whatever that parse does
+    /// not turn into the command itself (an error, a request for help, which it answers with its
+    /// own help command) is parsed again from the root, so that messages, help and exit codes are
+    /// the root's. Each command's configuration names `signalpath` as its `_superCommandName`,
+    /// which spares this parse ArgumentParser's search of the arguments for
+    /// `--generate-completion-script`; the real root, which names none, still answers it.
     private static func parse(_ arguments: [String]) async throws -> ParsableCommand {
         if let name = arguments.first, let named = configuration.subcommands.first(where: { $0._commandName == name }),
             let command = try? named.parseAsRoot(Array(arguments.dropFirst())), type(of: command) == named

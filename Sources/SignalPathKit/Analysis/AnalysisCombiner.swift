@@ -45,8 +45,8 @@ final class AnalysisCombiner {
     }
 
     /// Whether each 100 ms block's Σ sample² per channel is kept (noise floor, silent fraction):
-    /// not for a loudness pass, which reports neither, so that it keeps only the 8 bytes per
-    /// 100 ms that gating needs (a 24-hour stereo file: 7 MB instead of 21).
+    /// not for a loudness pass, which reports neither, so that it keeps only the 8 bytes per 100 ms
+    /// that gating needs (docs/DECISIONS.md#chunk-sizes).
     private var keepsBlockLevels: Bool { analyzer.scope == .everything }
 
     /// The fraction of a range of known length merged so far.
@@ -123,10 +123,8 @@ final class AnalysisCombiner {
             squares[block * channels + channel] / Double(subBlockFrames[block])
         }
         // The channels' findings and the mean's, on tasks of their own while this one aligns the
-        // stereo pair: each is ~2.2 M instructions for a 4097-bin spectrum (the tones' search: a
-        // log10 per bin, prominence tests, a sort; and the summary). Done one after another, this
-        // step was 10.8 M of a 1 s range's 66.5 M instructions, the findings 6.6 M of it and the
-        // alignment 2.4 M (callgrind).
+        // stereo pair (the tones' search: a log10 per bin, prominence tests, a sort; and the
+        // summary), rather than one after another (docs/DECISIONS.md#off-critical-path).
         var mean: [Double] = []
         var sources: [(spectrum: PowerSpectrum, meanSquare: [Double], strongestBins: [Double])] = []
         if let spectrum, channels > 0 {

@@ -17,8 +17,8 @@ public struct AnalysisSettings: Sendable, Equatable {
     /// How the true peak is read: BS.1770's 4× FIR (conformant) or the accurate interpolator.
     public var truePeakMode = TruePeakMode.bs1770
     /// Whether authenticity searches for a coder's frame grid (rule 7 of docs/AUTHENTICITY.md): a
-    /// fixed 4–6 ms of one core per picking (`FrameGridProbe`), which `scan` leaves out (its first
-    /// version took scan of 500 files of 4–10 s from 2.40 to 5.11 s; hyperfine).
+    /// fixed few milliseconds of one core per picking (`FrameGridProbe`), which `scan`, over many
+    /// short files, leaves out (docs/DECISIONS.md#frame-grid-cost).
     public var searchesFrameGrid = true
     /// A tone stands at least this many dB above the median of the spectrum around it.
     public static let toneProminence = 10.0

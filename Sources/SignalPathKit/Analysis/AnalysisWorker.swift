@@ -33,8 +33,9 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     private let rowLength: Int
     private let padding: Int
     /// The stereo pair's right channel's transform, so that the left's spectrum stays in
-    /// `transform` for the cross-spectrum (copying it aside was 1.3 % of analyze's time, perf); the
-    /// chunk's cross-spectrum, real and imaginary parts per bin.
+    /// `transform` for the cross-spectrum rather than being copied aside
+    /// (docs/DECISIONS.md#stereo-sums); the chunk's cross-spectrum, real and imaginary parts per
+    /// bin.
     private let rightTransform: SegmentTransform?
     private var crossReal: [Float]
     private var crossImaginary: [Float]
@@ -108,7 +109,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     /// The exponent of the finest bit the format holds: −(bits − 1) for integer PCM, −15 for µ-law
     /// and A-law (16-bit codes), −149 (the smallest Float) for float. A lossy codec's decode has no
     /// bits in use to find (the combiner reports none), so `Int.max` stops the search before it
-    /// starts: 5.3 % of analyze's CPU on the 10-minute AAC of `make bench` (perf).
+    /// starts (docs/DECISIONS.md#level-blocks).
     static func finestBitExponent(_ format: SampleFormat) -> Int {
         switch format {
         case .pcm(let bits, _), .lossless(_, let bits): return -(max(1, min(bits, 32)) - 1)
@@ -172,11 +173,10 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
     }
 
     /// Step 2 for a chunk of a stream of 16-bit PCM that the stream's one reader loads
-    /// (`SignalAnalyzer.runStream`): its frames deinterleaved from the stream's buffer straight into
-    /// the rows, as `loadInPlace` does from a file's blocks. Through a window of Floats, the
-    /// conversion and the second pass took ~0.2 s of CPU of `cat F.wav | analyze -` on the
-    /// 60-minute WAV, ~15 % of it, where memory was slow (perf). The stream keeps the frames the
-    /// chunk before ended with (`streamOverlap`) for this one to start with.
+    /// (`SignalAnalyzer.runStream`): its frames deinterleaved from the stream's buffer straight
+    /// into the rows, as `loadInPlace` does from a file's blocks, without a window of Floats and a
+    /// second pass (docs/DECISIONS.md#stream-into-rows). The stream keeps the frames the chunk
+    /// before ended with (`streamOverlap`) for this one to start with.
     func loadStreamed(_ chunk: Int, from reader: AudioReader) throws(SignalPathError) -> ChunkFrames {
         let wanted = Self.loadedFrames(chunk, analyzer)
         let first = analyzer.frames.lowerBound + wanted.lowerBound
@@ -313,9 +313,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
 
     /// Steps 1 and 2 at once for 16-bit PCM: the chunk's samples go from where they lie in the
     /// file's cache straight into the rows, converted as `PCMDecoder` converts them (x · 2^-15),
-    /// without the window's interleaved Float copy (decoding and deinterleaving were 4.9 % of
-    /// `analyze`'s time on the 60-minute WAV, perf); nil where the file does not hold the frames
-    /// (then `loadWindow` decodes them, and reports a cut file).
+    /// without the window's interleaved Float copy (docs/DECISIONS.md#pcm16-in-place); nil where
+    /// the file does not hold the frames (then `loadWindow` decodes them, and reports a cut file).
     private func loadInPlace(_ chunk: Int, _ reader: AudioReader) throws(SignalPathError) -> ChunkFrames? {
         guard let fileFrames = analyzer.file.format.frames else { return nil }
         let wanted = Self.loadedFrames(chunk, analyzer)
@@ -478,8 +477,8 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         let leftRow = UnsafeBufferPointer(row(pair.left)), rightRow = UnsafeBufferPointer(row(pair.right))
         guard let rightTransform else { preconditionFailure("a worker for a pair has its right channel's transform") }
         // The cross sums' arrays are the worker's properties: taken once for the chunk, since each
-        // access to a class's stored array is checked for exclusivity at run time, and an element
-        // store or a buffer taken per bin and per segment made those checks ~3 % of analyze (perf).
+        // access to a class's stored array is checked for exclusivity at run time
+        // (docs/DECISIONS.md#stereo-sums).
         crossReal.withUnsafeMutableBufferPointer { real in
             crossImaginary.withUnsafeMutableBufferPointer { imaginary in
                 real.update(repeating: 0)
@@ -526,8 +525,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         var statistics = FrameGridStatistics()
         let row = UnsafeBufferPointer(row(0))
         // Picking from both ends matters where one excerpt is all there is; later excerpts add
-        // their own chances at half the cost (the 10-minute FLAC of `make bench`: 5 excerpts took
-        // its analyze from 536 to 583 ms with both ends picked in each, then with three windows).
+        // their own chances at half the cost (docs/DECISIONS.md#frame-grid-cost).
         probe.search(UnsafeBufferPointer(rebasing: row[frames.offset(start)..<frames.offset(start) + Int(length)]), bothEnds: chunk == 0, into: &statistics)
         return statistics
     }

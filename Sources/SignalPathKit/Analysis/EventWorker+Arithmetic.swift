@@ -2,7 +2,7 @@
 
 extension EventWorker {
     /// Σ x² in Double, four partial sums (lane i mod 4) added at the end: a single running sum
-    /// waited on each addition, and this loop was 17 % of `events`' time (perf).
+    /// waited on each addition (docs/DECISIONS.md#events-loops).
     static func sumOfSquares(_ samples: UnsafePointer<Float>, count: Int) -> Double {
         var sums = SIMD4<Double>()
         var index = 0

@@ -109,11 +109,11 @@ final class EventWorker: ChunkWorking, @unchecked Sendable {
         return result
     }
 
-    /// A file's 16-bit samples from the cache straight into the rows, as `AnalysisWorker.loadInPlace`
-    /// places them: through the window of Floats, the conversion and the deinterleave were 7.6 % of
-    /// `events`' CPU on the 60-minute WAV (perf; 11 paired rounds 0.702 → 0.647 s, the same JSON).
-    /// Nil where the samples are not 16-bit in the host's order, or the file does not hold them
-    /// (then the window reads them, and reports a cut file).
+    /// A file's 16-bit samples from the cache straight into the rows, as
+    /// `AnalysisWorker.loadInPlace` places them, without the window of Floats
+    /// (docs/DECISIONS.md#pcm16-in-place; the same JSON). Nil where the samples are not 16-bit in
+    /// the host's order, or the file does not hold them (then the window reads them, and reports a
+    /// cut file).
     private func loadInPlace(_ wanted: Range<Int64>) throws(SignalPathError) -> FrameWindow.ChunkLoad? {
         let reader = window.reader
         guard reader.holdsHostInt16, let fileFrames = detector.file.format.frames else { return nil }
@@ -257,9 +257,9 @@ private struct Scan {
         while frame < present.upperBound {
             // Eight frames each unlike its predecessor (most of any sound): the run before them
             // ends at the first, and each of them is a run of one frame, which `close` keeps only
-            // at the chunk's edges (never here, as the eight lie inside) or when one frame is
-            // long enough. The same pieces as frame by frame, eight times fewer steps (events of
-            // the 60-minute file 1.71 → 1.35 s, hyperfine).
+            // at the chunk's edges (never here, as the eight lie inside) or when one frame is long
+            // enough. The same pieces as frame by frame, eight times fewer steps
+            // (docs/DECISIONS.md#events-loops).
             if minimum > 1 && frame + 8 <= present.upperBound && all(load(frame) .!= load(frame - 1)) {
                 close(frame)
                 start = frame + 7
@@ -324,10 +324,10 @@ private struct Scan {
             let offset = channel * rowLength
             return UnsafeBufferPointer(rebasing: rows[offset + Int(frames.lowerBound - base)..<offset + Int(frames.upperBound - base)])
         }
-        // The weighted channels two at a time: a pair's filter runs both in one loop, each lane
-        // the single channel's arithmetic (a chain of dependent operations, so one channel alone
-        // leaves the processor waiting; events of the 60-minute file 2.02 → 1.71 s, hyperfine).
-        // Each sub-block's energy still adds the channels in order, so the sums are the same bits.
+        // The weighted channels two at a time: a pair's filter runs both in one loop, each lane the
+        // single channel's arithmetic (a chain of dependent operations, so one channel alone leaves
+        // the processor waiting; docs/DECISIONS.md#k-weighting-chain). Each sub-block's energy
+        // still adds the channels in order, so the sums are the same bits.
         let weighted = (0..<channels).filter { detector.channelWeights[$0] > 0 }
         var next = 0
         while next < weighted.count {

@@ -27,8 +27,8 @@ final class FrameGridProbe {
     static let controls = 8
     /// How far the neighbours a candidate is compared with lie from it.
     static let neighbour = 2
-    /// Seconds a range must hold to be searched: an excerpt's 4–9 ms would be most of the work for
-    /// less (analyze of 1 s at 45:00 of the 60-minute file: 14.7 → 23.4 ms with it; hyperfine).
+    /// Seconds a range must hold to be searched: in a shorter one an excerpt's search would be most
+    /// of the work (docs/DECISIONS.md#frame-grid-cost).
     static let shortestRange = 4
     /// The highest sample rate searched: the corpus's coded files are at 22.05 to 48 kHz.
     static let highestRate = 48000

@@ -45,13 +45,12 @@ public struct KWeighting: Sendable, Equatable {
 
     /// The multipliers of one filter step, as every loop here runs it. Each biquad is in transposed
     /// direct form II (y = b0·x + s1; s1 ← b1·x − a1·y + s2; s2 ← b2·x − a2·y). The shelf's output
-    /// is written out in its state updates (s1 ← (b1 − a1·b0)·x + s2 − a1·s1, s2 ← (b2 − a2·b0)·x
-    /// − a2·s1), so that its states wait on one multiply and one subtract of the last ones; the
-    /// high-pass (b = 1, −2, 1) adds its old state before the product instead of after
-    /// (h1 ← (h2 − 2y) − a1·z). The loops wait on that chain: 12 → 9 dependent operations a
-    /// sample (docs/ARCHITECTURE.md, "K-weighting"). Writing the high-pass's output out too (6)
-    /// lost accuracy: 2.6·10⁻¹¹ of a 20 Hz square's energy at 96 kHz, against 10⁻¹⁴ for the
-    /// plain form and 1.7·10⁻¹³ for this one (each against the plain form in 80-bit floats).
+    /// is written out in its state updates (s1 ← (b1 − a1·b0)·x + s2 − a1·s1, s2 ← (b2 − a2·b0)·x −
+    /// a2·s1), so that its states wait on one multiply and one subtract of the last ones; the
+    /// high-pass (b = 1, −2, 1) adds its old state before the product instead of after (h1 ← (h2 −
+    /// 2y) − a1·z). The loops wait on that chain: 9 dependent operations a sample where the plain
+    /// form has 12. Writing the high-pass's output out too (6) lost accuracy
+    /// (docs/DECISIONS.md#k-weighting-chain).
     struct StepCoefficients {
         let sb0: Double, x1: Double, x2: Double, sa1: Double, sa2: Double, ha1: Double, ha2: Double
     }
@@ -135,7 +134,7 @@ extension KWeighting {
     /// `energy`: lanes 0 and 1 are `first` and `second`, 2 and 3 `third` and `fourth`. A pair's
     /// filter is a chain of dependent multiplies and adds, so one pair leaves the processor waiting
     /// on each result; two independent pairs interleave in about the time of one
-    /// (docs/ARCHITECTURE.md, "K-weighting"). Each lane does `filter(_:state:)`'s arithmetic.
+    /// (docs/DECISIONS.md#k-weighting-chain). Each lane does `filter(_:state:)`'s arithmetic.
     func filter(
         _ first: UnsafeBufferPointer<Float>, _ second: UnsafeBufferPointer<Float>, _ third: UnsafeBufferPointer<Float>,
         _ fourth: UnsafeBufferPointer<Float>, state: inout QuadState, adding energy: inout SIMD4<Double>, wide: Bool = KWeighting.wide

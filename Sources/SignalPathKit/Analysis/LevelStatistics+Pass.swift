@@ -28,9 +28,8 @@ extension LevelStatistics {
     /// The running state of one `accumulate` call, with indices into its samples.
     struct Pass {
         /// 128 where it was 64: the per-block work (the call, the sign changes into the block, the
-        /// peak and audibility tests) was as much again as the block's arithmetic (perf: 4.8 % of
-        /// analyze in `block` itself, 4.0 % in `LevelBlockAVX2`); 60-minute WAV, 11 paired rounds:
-        /// median ratio 0.987, the same JSON. 256 was no faster (1.011).
+        /// peak and audibility tests) was as much again as the block's arithmetic; 256 was no
+        /// faster (docs/DECISIONS.md#level-blocks).
         static let blockSize = 128
 
         var minimum: Float, maximum: Float, peak: Float
@@ -59,9 +58,9 @@ extension LevelStatistics {
             self.rules = rules
         }
 
-        /// A block of `blockSize` finite samples at `start`. Its largest magnitude is max(−lowest, highest)
-        /// of the extremes it finds anyway (a separate pass for it was 5 % of `scan`'s instructions
-        /// over short files, callgrind).
+        /// A block of `blockSize` finite samples at `start`. Its largest magnitude is max(−lowest,
+        /// highest) of the extremes it finds anyway, not a separate pass
+        /// (docs/DECISIONS.md#level-blocks).
         mutating func block(_ samples: UnsafePointer<Float>, _ start: Int) {
             let block = samples + start
             let (lowest, highest, sums, squareSums, changes) =

@@ -22,8 +22,8 @@ public struct LevelStatistics: Sendable, Equatable {
         /// not looked for at all).
         public var finestBitExponent: Int
         /// True when the caller guarantees no NaN or infinity (analyze zeroes them first): blocks
-        /// then skip the check (with integer formats skipping the zeroing pass, 281.3 → 274.5 M
-        /// instructions for a 10 s stereo WAV; BENCHMARKS.md, instructions per sample).
+        /// then skip the check, and integer formats skip the zeroing pass
+        /// (docs/DECISIONS.md#level-blocks).
         public var samplesAreFinite: Bool
 
         public init(

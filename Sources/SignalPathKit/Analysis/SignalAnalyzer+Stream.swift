@@ -1,10 +1,10 @@
 extension SignalAnalyzer {
     /// A stream has one reader: it loads chunk after chunk, each with the same frames a worker
     /// reading a file would load, into each idle worker's rows, and the workers measure them in
-    /// parallel. Same chunks, same merge, so the result is the one a single worker gets. (With one
-    /// worker reading and measuring in turn, `cat F.wav | signalpath analyze -` took 5.5 s against
-    /// 2.3 s for the file: BENCHMARKS.md.) Memory: the reader's window and each worker's rows, as
-    /// for a file; a copy of each chunk for the workers took the 60-min WAV from 30 to 41.5 MB.
+    /// parallel. Same chunks, same merge, so the result is the one a single worker gets (one worker
+    /// reading and measuring in turn was more than twice as slow:
+    /// docs/DECISIONS.md#stream-into-rows). Memory: the reader's window and each worker's rows, as
+    /// for a file; no copy of each chunk for the workers.
     func runStream(
         workers: Int, combiner: AnalysisCombiner, subBlocks: (_ energy: Double, _ frames: Int) -> Void
     ) async throws(SignalPathError) {

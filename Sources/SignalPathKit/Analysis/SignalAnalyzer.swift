@@ -66,12 +66,12 @@ public struct SignalAnalyzer: Sendable {
         distortionBins = Distortion.bins(sampleRate: rate, fftSize: spectrum.fftSize)
         let hop = spectrum.hop
         // A loudness pass holds half as many samples per chunk: its chunks need no whole spectrum
-        // segments, and two workers' windows are the largest part of its memory (60-minute stereo
-        // WAV: 40.4 MB peak RSS with analyze's chunks, 35.2 MB with these; the same CSV, byte for byte).
+        // segments, and two workers' windows are the largest part of its memory (docs/DECISIONS.md#chunk-sizes;
+        // the same CSV, byte for byte).
         let samplesPerChunk = scope == .everything ? Self.chunkSamples : Self.chunkSamples / 2
         let fullChunk = hop * max(1, min(128, samplesPerChunk / (hop * file.format.channels)))
         // A range shorter than that is one chunk of its own length (in whole hops): the same single
-        // chunk, but scratch for it, not for 2 MB (analyze of 1 s at 45:00 of the 60-min WAV: 33 → 27 ms, hyperfine on a loaded machine).
+        // chunk, but scratch for it, not for 2 MB (docs/DECISIONS.md#chunk-sizes).
         chunkFrames = frames.count < Int64(fullChunk) ? hop * Int((Int64(frames.count) + Int64(hop) - 1) / Int64(hop)) : fullChunk
         // The filter's settling time is ~0.19 s of audio, so its frames grow with the rate (4 × 10⁸
         // at 2 GHz): no more than the range holds, where they would be read for nothing, and none
@@ -117,8 +117,9 @@ public struct SignalAnalyzer: Sendable {
         let chunkCount = Int((length + Int64(chunkFrames) - 1) / Int64(chunkFrames))
         let workerCount = max(1, min(workers, chunkCount))
         // A worker's place the chunks leave free (a range under two chunks) computes the window's
-        // autocorrelation that `finish` needs for the stereo alignment meanwhile: 7 M instructions
-        // that a 1 s range otherwise waited for after its one chunk (the same cached values).
+        // autocorrelation that `finish` needs for the stereo alignment meanwhile, which a 1 s range
+        // otherwise waited for after its one chunk (the same cached values;
+        // docs/DECISIONS.md#off-critical-path).
         async let aligned: Void = workerCount < workers ? prepareStereoAlignment() : ()
         var pool: [AnalysisWorker] = []
         for _ in 0..<workerCount { pool.append(try AnalysisWorker(analyzer: self)) }
@@ -130,9 +131,10 @@ public struct SignalAnalyzer: Sendable {
         return await combiner.finish()
     }
 
-    /// Plans the FFT of `settings`' spectrum now (from the built-in wisdom, ~5 M instructions with
-    /// FFTW's planner set up): `analyze` has it made on an idle core while a file opens and the
-    /// analysis sets up, where a 1 s range otherwise waited for it in its worker's setup.
+    /// Plans the FFT of `settings`' spectrum now (from the built-in wisdom, with FFTW's planner set
+    /// up): `analyze` has it made on an idle core while a file opens and the analysis sets up,
+    /// where a 1 s range otherwise waited for it in its worker's setup
+    /// (docs/DECISIONS.md#off-critical-path).
     public static func prepare(_ settings: AnalysisSettings) {
         RealFFT.prepare(size: settings.spectrum.fftSize)
     }

@@ -88,13 +88,11 @@ public struct StereoImage: Sendable, Equatable {
 
         /// Adds the frames `left` and `right` (equal lengths): eight at a time in Float within
         /// blocks of 128 frames, each block's sums then added in Double. Summing every frame in
-        /// Double made analyze of stereo ~13 % slower; 16 Float terms a lane lose nothing that
-        /// matters here. L = R still gives identical Σ L·R and Σ L² (the same operations in the
-        /// same order), and R = −L an exactly silent mono sum. Eight lanes over 128 frames, where
-        /// four took 64 (the same 16 terms a lane): on AVX2 (`StereoSumsAVX2`) a register a sum, and
-        /// half the reductions a frame. This step was 4.9 % of analyze's CPU with four lanes (perf);
-        /// 60-minute WAV, 15 paired rounds: analyze 0.700 → 0.686 s (median ratio 0.974), the same
-        /// JSON.
+        /// Double was slower; 16 Float terms a lane lose nothing that matters here. L = R still
+        /// gives identical Σ L·R and Σ L² (the same operations in the same order), and R = −L an
+        /// exactly silent mono sum. Eight lanes over 128 frames, where four took 64 (the same 16
+        /// terms a lane): on AVX2 (`StereoSumsAVX2`) a register a sum, and half the reductions a
+        /// frame (docs/DECISIONS.md#stereo-sums).
         mutating func add(_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) {
             precondition(left.count == right.count)
             let count = left.count
@@ -275,8 +273,8 @@ public struct StereoImage: Sendable, Equatable {
         max(0, min(Int((Double(sampleRate) * maximumLagSeconds).rounded()), fftSize / 2 - 1))
     }
 
-    /// By the window's name and size, as `WindowTable.shared` keeps tables: hashing the 8192
-    /// coefficients themselves cost 0.6 M instructions per lookup.
+    /// By the window's name and size, as `WindowTable.shared` keeps tables, rather than by hashing
+    /// the coefficients themselves (docs/DECISIONS.md#window-tables).
     private struct AutocorrelationKey: Hashable {
         var window: String
         var size: Int
@@ -285,8 +283,7 @@ public struct StereoImage: Sendable, Equatable {
     private static let autocorrelations = Protected<[AutocorrelationKey: [Double]]>([:])
 
     /// `windowAutocorrelation`, made once per process for each window and limit: `scan` measures
-    /// file after file with the same window (its FFTs were 0.5 % of scan's time over 500 short
-    /// files, perf).
+    /// file after file with the same window (docs/DECISIONS.md#window-tables).
     static func sharedWindowAutocorrelation(_ window: WindowTable, upTo limit: Int) -> [Double] {
         let key = AutocorrelationKey(window: window.window.name, size: window.size, limit: limit)
         if let known = autocorrelations.withLock({ $0[key] }) { return known }
@@ -298,9 +295,8 @@ public struct StereoImage: Sendable, Equatable {
     /// Σ w(n)·w(n+τ) for τ in 0...limit, stopping where it falls below `windowOverlapFloor` of its
     /// zero-lag value: the expected cross-correlation of windowed segments at lag τ is this times
     /// the signals' own. Summed directly, eight Float products at a time (the precision of the
-    /// Float |W|²-by-FFT route it replaced): once per process, 8192 × 481 multiply-adds cost 7 M
-    /// instructions, where that route spent 25 M planning two 16384-point transforms, and a sum in
-    /// Double 14 M (callgrind, `analyze` of a 1 s range; docs/ARCHITECTURE.md, "Per-process costs").
+    /// Float |W|²-by-FFT route it replaced, for less work than that route's planning or a sum in
+    /// Double; docs/DECISIONS.md#window-tables).
     static func windowAutocorrelation(_ window: [Float], upTo limit: Int) -> [Double] {
         var values: [Double] = []
         window.withUnsafeBufferPointer { w in
@@ -400,12 +396,13 @@ public struct StereoImage: Sendable, Equatable {
     }
 
     /// The circular cross-correlation of a real spectrum (bins 0...fftSize/2, interleaved) at a
-    /// fractional lag, on the scale of `RealFFT.inverse`: X₀ + 2·Σ Re(X_k·e^{j2πkτ/N}) + X_{N/2}·cos(πτ).
+    /// fractional lag, on the scale of `RealFFT.inverse`: X₀ + 2·Σ Re(X_k·e^{j2πkτ/N}) +
+    /// X_{N/2}·cos(πτ).
     ///
     /// Four bins at a time, each lane's phasor turned by e^{j4θ}: one phasor turned bin by bin made
-    /// every step wait for the last (the golden-section search calls this ~23 times per file, and
-    /// it was 2.6 % of `scan`'s time over 500 short files, perf). The phasors are set afresh every
-    /// 1024 bins so rounding cannot build up.
+    /// every step wait for the last, and the golden-section search calls this ~23 times per file
+    /// (docs/DECISIONS.md#stereo-sums). The phasors are set afresh every 1024 bins so rounding
+    /// cannot build up.
     static func correlation(_ spectrum: [Double], fftSize: Int, at lag: Double) -> Double {
         let bins = fftSize / 2 + 1
         let step = 2 * Double.pi * lag / Double(fftSize)

@@ -4,8 +4,8 @@ import DescriptorMessage
 /// is in its main.swift).
 ///
 /// swift-crypto is linked into that helper rather than into signalpath: in signalpath its 409
-/// conformance records and relocated data cost every command's start 0.5–0.8 ms, for one option of
-/// `scan` (docs/ARCHITECTURE.md, "Per-process costs"). A Swift library cannot be opened on first
+/// conformance records and relocated data cost every command's start, for one option of `scan`
+/// (docs/DECISIONS.md#sha256-helper). A Swift library cannot be opened on first
 /// use as the C libraries are, since the runtime is linked in statically; so the helper is a
 /// process, started on first use and kept for the next file. It is found next to the executable
 /// (the build tree) or in `../libexec/signalpath/` from it (`make install`).

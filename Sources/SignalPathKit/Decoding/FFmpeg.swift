@@ -508,8 +508,7 @@ final class FFmpeg {
         switch format {
         case AV_SAMPLE_FMT_FLTP where channels == 2:
             // AAC, Opus and Vorbis decode to planar Float; stereo interleaved in one pass over the
-            // output rather than one per channel (the converter was 4 % of analyze's CPU on a
-            // stereo AAC M4A, perf-sampled).
+            // output rather than one per channel (docs/DECISIONS.md#ffmpeg-interleave).
             let left = UnsafeRawPointer(data[0]!).assumingMemoryBound(to: Float.self) + first
             let right = UnsafeRawPointer(data[1]!).assumingMemoryBound(to: Float.self) + first
             for index in 0..<count {
@@ -702,12 +701,9 @@ private func ffmpegSeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ w
 
 /// FFmpeg's functions, from libraries loaded on first use.
 ///
-/// Linked, libavformat and libavcodec bring 133 shared libraries (codecs, X11, VA-API, …) into
-/// every start of signalpath, FFmpeg needed or not. Measured on a release build, `info` on a 10 s
-/// WAV, `perf stat -r 200` (2 cores, loaded by other builds): 17.2 ms of CPU as built (27 shared
-/// libraries, as before FFmpeg), 69.7 ms with the three libraries preloaded as linking would load
-/// them; the dynamic loader's start-up 24 M cycles against 184 M (`LD_DEBUG=statistics`). Loaded
-/// with dlopen, only a file that libsndfile cannot read pays it (`info` on a short M4A: 79 ms).
+/// Linked, libavformat and libavcodec would bring 133 shared libraries (codecs, X11, VA-API, …)
+/// into every start of signalpath, FFmpeg needed or not. Loaded with dlopen, only a file that
+/// libsndfile cannot read pays for them (docs/DECISIONS.md#libraries-on-first-use).
 struct FFmpegAPI: @unchecked Sendable {
     // @unchecked: C function pointers, set once and never changed.
     let avformat_alloc_context: sp_fn_avformat_alloc_context

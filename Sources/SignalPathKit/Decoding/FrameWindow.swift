@@ -3,10 +3,8 @@
 /// moves forwards without seeking where it can (so windows serve streams too).
 ///
 /// Its samples live in a `SampleScratch`, taken again only when a window is larger than any before
-/// it. The kept frames are moved to its front (1.9 % of `spectrum`'s time, perf): sliding the
-/// window along a scratch of eight instead, moved once per seven segments, took more CPU
-/// (`spectrum` of 60 minutes 1.11–1.15 s against 1.07–1.10 s, `perf stat -r 8`), as the one small
-/// window stays in cache and eight do not.
+/// it. The kept frames are moved to its front: sliding the window along a larger scratch took more
+/// CPU, as the one small window stays in cache and eight do not (docs/DECISIONS.md#frame-window).
 final class FrameWindow {
     let reader: AudioReader
     let channels: Int

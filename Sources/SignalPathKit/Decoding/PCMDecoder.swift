@@ -178,9 +178,9 @@ final class PCMDecoder: FrameDecoder {
     }
 
     /// Integer samples to Float, with the byte-order test outside the loop and wrapping offset
-    /// arithmetic (`&*`, no overflow trap), so the common case (file order = host order) vectorises.
-    /// LLVM makes an SSE loop of it (four at a time); sixteen at a time with AVX2 was no faster
-    /// (`spectrum` of 60 minutes 0.545 against 0.540 s, 10 alternating runs): it waits on memory.
+    /// arithmetic (`&*`, no overflow trap), so the common case (file order = host order)
+    /// vectorises. LLVM makes an SSE loop of it (four at a time); sixteen at a time with AVX2 was
+    /// no faster: it waits on memory (docs/DECISIONS.md#pcm-decode-loop).
     @inline(__always)
     private static func convertIntegers<Sample: FixedWidthInteger & SignedInteger>(
         _ raw: UnsafeRawBufferPointer, _ out: UnsafeMutableBufferPointer<Float>, count: Int,

@@ -378,9 +378,9 @@ public final class SoundFileWriter {
 }
 
 /// libsndfile's functions, looked up once with `dlsym` after one `dlopen`. Linked, libsndfile and
-/// the eight codec libraries it brings cost every start 0.56 ms (a bare Swift program 1.43 → 1.98
-/// ms, five alternating runs of 200; docs/ARCHITECTURE.md, "Per-process costs"), though a WAV or
-/// RF64 of plain PCM and nothing else is opened without it (`PCMLayout.holdsNothingElse`).
+/// the eight codec libraries it brings would cost every start
+/// (docs/DECISIONS.md#libraries-on-first-use), though a WAV or RF64 of plain PCM and nothing else
+/// is opened without it (`PCMLayout.holdsNothingElse`).
 private struct SndFileLibrary: @unchecked Sendable {
     // @unchecked: C function pointers, immutable after loading; each SNDFILE is used by one thread.
     let open: sp_sf_open_fn

@@ -22,20 +22,19 @@ public final class CachedFile: Sendable {
     /// Default block size: large enough that a read's fixed cost (a channel barrier, thread
     /// hand-offs) is spread thin, small enough that a random seek reads little more than it needs.
     /// With 2 blocks of read-ahead it was the fastest of the sizes and read-aheads compared
-    /// (docs/ARCHITECTURE.md, `FileCursor`; ReaderThroughput with `VARIANTS=1`). Blocks of 128 KiB and more are read into recycled buffers (`FileReader`);
+    /// (docs/DECISIONS.md#cache-blocks; ReaderThroughput with `VARIANTS=1`). Blocks of 128 KiB and more are read into recycled buffers (`FileReader`);
     /// smaller ones would be DispatchIO reads with a heap buffer each.
     public static let defaultBlockSize = 1 << 20
     /// Default cache budget: bounded memory whatever the file size. Two workers scanning with two
     /// blocks of read-ahead each use six blocks, and 6 MiB still reads each block once and keeps
-    /// `analyze` small (both measured in docs/ARCHITECTURE.md, `CachedFile`).
+    /// `analyze` small (docs/DECISIONS.md#cache-blocks).
     public static let defaultCacheBytes = 6 << 20
     /// Default read-ahead for sequential scans, in blocks.
     public static let defaultReadAheadBlocks = 2
     /// What `head()` reads when block 0 is not cached: enough for the headers of the files met so
     /// far (a WAV's chunks before `data`, FLAC's metadata, an Ogg's first pages), one pooled
     /// buffer. `info`, and a range deep into a large file, then read 128 KiB for the header
-    /// rather than a 1 MiB block (`info` on a 10 s WAV: 1 MiB copied into fresh pages was ~0.5 ms
-    /// of its 6.5; docs/ARCHITECTURE.md, "Per-process costs").
+    /// rather than a 1 MiB block copied into fresh pages (docs/DECISIONS.md#header-read).
     public static let headSize = 128 << 10
 
     public init(

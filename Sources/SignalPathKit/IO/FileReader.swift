@@ -14,8 +14,7 @@ import Synchronization
 ///   (`MappedBufferPool`). A DispatchIO read of that size gets a freshly mapped buffer from glibc
 ///   and page-faults it in, every page of every read; the barrier keeps DispatchIO's ordering and
 ///   descriptor lifetime (the channel closes the descriptor only after its barriers ran) and runs
-///   at about the speed of a `pread` loop (measurements: docs/ARCHITECTURE.md, "Large reads are
-///   channel barriers", and BENCHMARKS.md).
+///   at about the speed of a `pread` loop (docs/DECISIONS.md#large-reads, and BENCHMARKS.md).
 /// Barriers run one at a time, so large reads are served in the order they were asked for.
 ///
 /// Callers should ask for hundreds of KiB at a time and keep the next read in flight while using
@@ -146,8 +145,8 @@ public final class FileReader: @unchecked Sendable {
     ///
     /// The buffer is taken now rather than when the barrier runs: a scan then takes back the buffer
     /// it has just released, where taking it later let released buffers pile up past the pool's
-    /// idle budget while barriers waited to run, and be unmapped and mapped again (measured in
-    /// docs/ARCHITECTURE.md, "Large reads are channel barriers").
+    /// idle budget while barriers waited to run, and be unmapped and mapped again
+    /// (docs/DECISIONS.md#large-reads).
     private func readIntoRecycledBuffer(
         _ range: Range<Int64>,
         completion: @escaping @Sendable (Result<FileBytes, SignalPathError>) -> Void
@@ -174,7 +173,7 @@ public final class FileReader: @unchecked Sendable {
                 result = .success(buffer.count * 2 >= buffer.capacity ? FileBytes(buffer) : FileBytes(FileBytes(buffer).array))
             }
             // Called on the barrier itself: a hop to another queue woke a thread per read and was
-            // measurably slower (docs/ARCHITECTURE.md). Hence the rule in `read(_:completion:)`.
+            // measurably slower (docs/DECISIONS.md#large-reads). Hence the rule in `read(_:completion:)`.
             completion(result)
         }
     }

@@ -3,7 +3,7 @@
 ///
 /// Buffers are mapped with `mmap` rather than `malloc`: freeing a malloc'd buffer of this size
 /// raises glibc's mmap threshold, after which later large allocations come from the heap and
-/// fragment it (docs/ARCHITECTURE.md). Mapped buffers leave the allocator's state alone. When
+/// fragment it (docs/DECISIONS.md#large-reads). Mapped buffers leave the allocator's state alone. When
 /// the idle ones exceed `idleByteLimit`, the longest idle are unmapped, so a pool full of one size
 /// class still takes in another; memory is bounded by what caches and reads in flight hold plus
 /// `idleByteLimit`.
@@ -15,12 +15,11 @@ final class MappedBufferPool: Sendable {
     static let reads = MappedBufferPool(idleByteLimit: 2 << 20, populates: true)
 
     /// The pool of workers' rows and frame windows (`SampleScratch`), so that `scan`, which makes
-    /// new workers for every file, reuses pages already touched: allocated afresh, every file's
-    /// buffers were page-faulted in (scan of 500 files of 1–10 s: 1.0–1.5 s of system time in
-    /// 6.7 s of CPU; 0.33 s with glibc told to keep its heap, which it then fragmented to 74 MB).
-    /// 32 MiB idle holds what two files' workers give back (four workers, each a row buffer and a
-    /// window in 4 MiB classes). Files shorter than a chunk ask for smaller classes, which take an
-    /// idle larger buffer rather than map a new one (system time 0.53 → 0.37 s over those files).
+    /// new workers for every file, reuses pages already touched rather than page-faulting every
+    /// file's buffers in (docs/DECISIONS.md#scan-buffers). 32 MiB idle holds what two files'
+    /// workers give back (four workers, each a row buffer and a window in 4 MiB classes). Files
+    /// shorter than a chunk ask for smaller classes, which take an idle larger buffer rather than
+    /// map a new one.
     static let scratch = MappedBufferPool(idleByteLimit: 32 << 20, takesLarger: true)
 
     /// The smallest size class: smaller reads go through DispatchIO's own small heap buffers.
@@ -28,8 +27,7 @@ final class MappedBufferPool: Sendable {
 
     let idleByteLimit: Int
     /// Whether new mappings are populated when mapped: a read fills its whole buffer at once, and
-    /// one call is cheaper than a page fault per 4 KiB (`info` on a 10 s WAV, reading 1 MiB then:
-    /// 929 → 675 page faults, 6.5 → 6.1 ms; docs/ARCHITECTURE.md, "Per-process costs").
+    /// one call is cheaper than a page fault per 4 KiB (docs/DECISIONS.md#header-read).
     let populates: Bool
     /// Whether a request with no idle buffer of its class takes the smallest idle larger one.
     let takesLarger: Bool

@@ -2,8 +2,8 @@
 /// last `FileBytes` showing it is released.
 ///
 /// Recycling is the point: a buffer already mapped and touched costs nothing to fill again, where
-/// a fresh one page-faults on every 4 KiB page (DispatchIO's own reads allocate one per read; the
-/// cost is measured in docs/ARCHITECTURE.md, "Large reads are channel barriers").
+/// a fresh one page-faults on every 4 KiB page (DispatchIO's own reads allocate one per read;
+/// docs/DECISIONS.md#large-reads).
 ///
 /// Written once, by the read that fills it, before it is handed on; immutable after that, which is
 /// why the unchecked `Sendable` is sound.

@@ -2,7 +2,7 @@ import CALSA
 
 /// A PCM device of ALSA, for playing or capturing interleaved frames: the only file that talks to
 /// libasound, which is opened with `dlopen` when the first device is (only `replay` and `record`
-/// need it; linked, it added 0.2 ms to every start of every command, docs/ARCHITECTURE.md).
+/// need it; linked, every start of every command would pay for it: docs/DECISIONS.md#libraries-on-first-use).
 ///
 /// Opened blocking, as 32-bit float or 16-bit integer interleaved (`plug` layers convert for the
 /// hardware). Not Sendable: one thread owns a device; `close()` (or deinit) releases it.

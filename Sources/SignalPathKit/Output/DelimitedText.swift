@@ -7,8 +7,8 @@ public struct DelimitedText {
     }
 
     public let format: Format
-    /// The records as UTF-8: appending bytes took under half the instructions of appending to a
-    /// String (a capacity check per field and separator: 5.3 → 2.2 M for the CSV below).
+    /// The records as UTF-8: appending bytes takes under half the instructions of appending to a
+    /// String, which checks its capacity per field and separator (docs/DECISIONS.md#csv-bytes).
     private var bytes: [UInt8] = []
 
     /// The records so far.
@@ -30,10 +30,9 @@ public struct DelimitedText {
     /// CSV quotes a field holding a comma, a quote or a line break, doubling its quotes; TSV, which
     /// has no quoting, writes such characters as the escapes `\t`, `\n`, `\r`, `\\`. Fields are
     /// handled as UTF-8 bytes, as CSV readers read them (these characters are single bytes that no
-    /// other character's encoding holds): a scan by Character took ~2 800 instructions per field
-    /// (two fifths of writing `spectrum`'s CSV of a 1 s range, 41.9 M instructions in all; with
-    /// `UnitFormat.fixed`'s bytes and one fields array per table, 9.2 M; on bytes, 6.2 M;
-    /// callgrind), and missed a `\r\n` or a quote followed by a combining mark, each one Character.
+    /// other character's encoding holds): a scan by Character was slow
+    /// (docs/DECISIONS.md#csv-bytes) and missed a `\r\n` or a quote followed by a combining mark,
+    /// each one Character.
     private mutating func appendEscaped(_ field: String) {
         switch format {
         case .csv:
@@ -66,8 +65,7 @@ public struct DelimitedText {
     }
 
     /// Whether a byte of `field`'s UTF-8 is `special`: on the contiguous bytes (every native
-    /// String's); the generic scan of the UTF-8 view made escaping 4.3 M instructions for that
-    /// CSV's 6 150 fields instead of 2.7 M.
+    /// String's), cheaper than the generic scan of the UTF-8 view (docs/DECISIONS.md#csv-bytes).
     private static func holds(_ field: String, _ special: (UInt8) -> Bool) -> Bool {
         field.utf8.withContiguousStorageIfAvailable { $0.contains(where: special) } ?? field.utf8.contains(where: special)
     }

@@ -5,17 +5,15 @@ public enum ChartFormat: String, Sendable, CaseIterable {
     case png, svg, pdf
 }
 
-/// Draws chart primitives with Cairo into PNG, SVG or PDF bytes: the only Swift file that talks
-/// to Cairo, and no Cairo pointer leaves it.
+/// Draws chart primitives with Cairo into PNG, SVG or PDF bytes: the only Swift file that talks to
+/// Cairo, and no Cairo pointer leaves it.
 ///
 /// libcairo is not linked but opened with `dlopen` on first use. Linked, it and the libraries it
 /// needs (pixman, fontconfig, freetype, libpng, xcb, xrender, …) would be loaded and relocated at
-/// every start of every command: 46 shared objects instead of 27, and `signalpath info` on a
-/// short WAV took 16.7–19.8 ms of CPU instead of 15.2–17.0 (release build, `perf stat -r 100`,
-/// libcairo preloaded into the same binary; docs/ARCHITECTURE.md, "Charts"). Opened here, only a
-/// command that draws a chart pays, once.
-/// Each function is called through a pointer typed from its declaration in Cairo's header
-/// (`Sources/CCairo/shim.h`), so a call cannot disagree with the C signature.
+/// every start of every command (docs/DECISIONS.md#libraries-on-first-use). Opened here, only a
+/// command that draws a chart pays, once. Each function is called through a pointer typed from its
+/// declaration in Cairo's header (`Sources/CCairo/shim.h`), so a call cannot disagree with the C
+/// signature.
 public enum ChartRenderer {
     /// The chart drawn in `format`: PNG at `chart.pixelScale` pixels per point, SVG and PDF in points.
     public static func render(_ chart: Chart, as format: ChartFormat) throws(SignalPathError) -> [UInt8] {

@@ -1,10 +1,10 @@
 /// A chart's pixels as a PNG file: 8-bit RGB, rows unfiltered, deflated by zlib at level 1
 /// (`Deflate`).
 ///
-/// Not Cairo's PNG writer: libpng's defaults (level 6, a filter tried per row) were 40–54 % of a
-/// batch of 3-second spectrograms. Level 1 unfiltered took about a fifth of level 6's time for a
-/// file 1.2× libpng's; filters made it no faster and larger, run-length matching only slightly
-/// faster and 2–4× larger (figures: docs/ARCHITECTURE.md, "PNG written by signalpath").
+/// Not Cairo's PNG writer: libpng's defaults (level 6, a filter tried per row) were a large part
+/// of a batch of spectrograms. Level 1 unfiltered is several times faster for a somewhat larger
+/// file; filters made it no faster and larger, run-length matching only slightly faster and
+/// much larger (docs/DECISIONS.md#png-encoder).
 public enum PNGEncoder {
     /// `raster` (`0xAARRGGBB`, alpha ignored) as the bytes of a PNG file.
     public static func encode(_ raster: ChartRaster) throws(SignalPathError) -> [UInt8] {

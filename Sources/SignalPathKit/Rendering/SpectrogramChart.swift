@@ -71,8 +71,7 @@ public struct SpectrogramChart: Sendable {
     /// of a segment apart (a short file in a wide chart), where each frame then fills the pixel
     /// columns it covers (`set(frame:of:powers:)`). A step finer than that shows nothing the
     /// window has not already smeared over eight steps, and cost a transform and a column of
-    /// conversions per pixel: 3-second files at 1200 px took 1 100 transforms of 4 096 points
-    /// instead of 281 (docs/ARCHITECTURE.md, "Charts: one description").
+    /// conversions per pixel (docs/DECISIONS.md#charts-cairo).
     public func analysisColumns(frameCount: Int64, windowSize: Int) -> Int {
         let step = Int64(max(1, windowSize / 8))
         return Int(max(1, min(Int64(columns), frameCount / step)))
@@ -120,11 +119,11 @@ public struct SpectrogramChart: Sendable {
         let span = max(ceiling - floor, 1e-9)
         let palette = (0...255).map { ChartRaster.pixel(colorMap.color(UInt8($0))) }
         let columns = self.columns, rows = self.rows, floor = self.floor, scale = 255 / span
-        // In tiles of 16 columns: each row of a tile is read from 16 columns of levels (cache
-        // lines reused down the tile) and written as 64 contiguous bytes; column by column, the
-        // writes a raster row apart cost 8 % of a batch of short spectrograms (perf). Every pixel
-        // is written once, no fill first. The heat is rounded half up inside 0…255; −∞
-        // (silence) and NaN are the cold end.
+        // In tiles of 16 columns: each row of a tile is read from 16 columns of levels (cache lines
+        // reused down the tile) and written as 64 contiguous bytes, where column by column the
+        // writes lay a raster row apart (docs/DECISIONS.md#charts-cairo). Every pixel is written
+        // once, no fill first. The heat is rounded half up inside 0…255; −∞ (silence) and NaN are
+        // the cold end.
         let pixels = [UInt32](unsafeUninitializedCapacity: columns * rows) { out, count in
             levels.withUnsafeBufferPointer { levels in
                 palette.withUnsafeBufferPointer { palette in

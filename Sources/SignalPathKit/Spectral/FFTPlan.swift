@@ -37,8 +37,8 @@ final class RealFFT {
 
     /// Whether transforms of `size` points are FFTW's complex transform of size/2 unpacked by
     /// `RealTransformAVX2`: on processors with AVX2, for sizes that are multiples of 4 from 8 on.
-    /// FFTW's real transform of 8192 points took 7.2 µs on the bench machine, its complex one of
-    /// 4096 points 4.0 µs and the unpacking 1.0 µs (docs/ARCHITECTURE.md, "FFTW").
+    /// FFTW's real transform spends most of its time in an SSE2 real-to-complex step; the complex
+    /// transform of half the size and the unpacking take less (docs/DECISIONS.md#real-fft-as-complex).
     static func packs(_ size: Int) -> Bool { ProcessorFeatures.hasX86_64_v3 && size >= 8 && size % 4 == 0 }
 
     deinit {
@@ -52,7 +52,7 @@ final class RealFFT {
         precondition(power.count >= binCount)
         transform(load: load)
         // The complex output read as interleaved (re, im) Floats: faster than going through the
-        // tuple type (docs/ARCHITECTURE.md, "FFTW").
+        // tuple type (docs/DECISIONS.md#fftw-wisdom).
         let interleaved = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
         power.withUnsafeMutableBufferPointer { power in
             // Four bins at a time, split into re and im by a shuffle: the same products and sums
@@ -199,10 +199,10 @@ final class RealFFT {
 
     /// A plan from `make`, called with planner flags: from wisdom when there is some for it (the
     /// built-in patient plans of the common sizes, or what an earlier run saved), else estimated
-    /// and the wisdom saved. Never MEASURE or PATIENT at run time: their search takes 0.2–1 s per
-    /// size and picks by timing, so two runs could differ in the last bits; the built-in patient
-    /// plans run 4096-point transforms 27 % faster than the estimated ones, and are the same on
-    /// every run (docs/ARCHITECTURE.md, "FFTW"). ESTIMATE leaves the buffers untouched. Under
+    /// and the wisdom saved. Never MEASURE or PATIENT at run time: their search is slow and picks
+    /// by timing, so two runs could differ in the last bits; the built-in patient plans are faster
+    /// than the estimated ones, and the same on every run (docs/DECISIONS.md#fftw-wisdom). ESTIMATE leaves the
+    /// buffers untouched. Under
     /// `plannerLock`.
     private static func planned(_ make: (UInt32) -> OpaquePointer?) -> OpaquePointer {
         let fromWisdom = UInt32(FFTW_ESTIMATE) | UInt32(FFTW_WISDOM_ONLY)
@@ -239,11 +239,11 @@ final class RealFFT {
             _ = RealFFT.builtInWisdom.withCString { fftwf_import_wisdom_from_string($0) }
         }
 
-        /// The user's saved wisdom, read the first time a transform has no built-in plan; true
-        /// when it was read now. Importing it at every start cost a process that plans only
-        /// built-in sizes 2.9 M instructions (`analyze` of a 1 s range: 71.8 → 68.9 M) for plans
-        /// it never used: where both hold a plan for one transform, FFTW takes the one found with
-        /// the stricter flags, the built-in patient plan, whichever is imported first.
+        /// The user's saved wisdom, read the first time a transform has no built-in plan; true when
+        /// it was read now. Importing it at every start cost a process that plans only built-in
+        /// sizes plans it never used (docs/DECISIONS.md#fftw-wisdom): where both hold a plan for
+        /// one transform, FFTW takes the one found with the stricter flags, the built-in patient
+        /// plan, whichever is imported first.
         static func importSaved() -> Bool {
             guard !importedSaved, let directory else { return false }
             importedSaved = true

@@ -3,7 +3,7 @@
 ///
 /// Computed as a DCT-IV of the window's folded halves (−c_r − d, a − b_r) through a complex FFT of
 /// M/2 points between two twiddles: about a quarter of the work of the plain M-point DCT-IV that
-/// FFTW offers as REDFT11 (1024 points: 4.8 µs there on this machine; docs/ARCHITECTURE.md). Twiddles
+/// FFTW offers as REDFT11 (docs/DECISIONS.md#frame-grid-cost). Twiddles
 /// and buffers are made once: `transform` allocates nothing. Not Sendable: one worker owns it.
 final class ModifiedCosineTransform {
     /// Coefficients per transform (M); the transform reads 2M samples.
@@ -53,9 +53,9 @@ final class ModifiedCosineTransform {
     ) -> (Int, Int) {
         let m = coefficients, half = m / 2
         precondition(first >= 0 && first < m && first % 16 == 0)
-        // |x| < level compared as the bit patterns of non-negative Floats, which order as the
-        // numbers do: the sign bit cleared, one unsigned compare, the mask's −1 subtracted.
-        // (Two Float compares and a select per lane took 5.7 k instructions a transform; callgrind.)
+        // x| < level compared as the bit patterns of non-negative Floats, which order as the
+        // numbers do: the sign bit cleared, one unsigned compare, the mask's −1 subtracted (cheaper
+        // than two Float compares and a select per lane; docs/DECISIONS.md#frame-grid-cost).
         let magnitude = SIMD8<UInt32>(repeating: 0x7FFF_FFFF)
         let high = SIMD8<UInt32>(repeating: levels.0.bitPattern), high2 = SIMD8<UInt32>(repeating: levels.1.bitPattern)
         func below(_ values: SIMD8<Float>, _ level: SIMD8<UInt32>) -> SIMD8<Int32> {

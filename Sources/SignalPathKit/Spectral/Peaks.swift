@@ -111,16 +111,16 @@ extension PowerSpectrum {
     }
 
     /// True when `levels[bin]` stands `prominence` dB or more above the median level of the bins
-    /// around it: a sixth of an octave, and at least four lobes, either side, without the peak's own
-    /// lobe; from at most 64 evenly spaced bins of it (the averaged bins vary slowly, and this keeps a
-    /// scan over thousands of candidates cheap).
+    /// around it: a sixth of an octave, and at least four lobes, either side, without the peak's
+    /// own lobe; from at most 64 evenly spaced bins of it (the averaged bins vary slowly, and this
+    /// keeps a scan over thousands of candidates cheap).
     ///
     /// Counted rather than selected: with the n values sorted, the median is the one of rank n/2,
-    /// and level − v ≥ prominence holds for a prefix of them (subtraction is monotonic), so it holds
-    /// for the median exactly when it holds for n/2 + 1 values or more (the quickselect this
-    /// replaced was 14 % of `scan`'s time over short files, perf). The count is known beforehand,
-    /// so the pass stops as soon as the answer is: over noise, most candidates fail within the
-    /// first half of their neighbours (`standsOut` went from 2.8 % to 1.5 % of scan's time, perf).
+    /// and level − v ≥ prominence holds for a prefix of them (subtraction is monotonic), so it
+    /// holds for the median exactly when it holds for n/2 + 1 values or more (a quickselect was a
+    /// large part of `scan`'s time over short files; docs/DECISIONS.md#peak-prominence). The count
+    /// is known beforehand, so the pass stops as soon as the answer is: over noise, most candidates
+    /// fail within the first half of their neighbours.
     private func standsOut(_ levels: [Double], bin: Int, lobe: Int, by prominence: Double) -> Bool {
         let level = levels[bin]
         let reach = max(4 * lobe, Int(Double(bin) * (pow(2, 1.0 / 6) - 1)))
@@ -206,14 +206,13 @@ struct WindowResponse: Sendable {
         self.table = table
     }
 
-    /// |W(δ)| of a window symmetric about its middle, from its even moments. With N = 2h points,
-    /// w[n] = w[N − n] (every window `Window` makes) and φ = 2πδ/fftSize,
-    /// W(δ)·e^(iφh) = R + w[0]·e^(iφh), where R = w[h] + 2·Σ_{m=1}^{h−1} w[h+m]·cos(φm)
-    /// = Σ_k (−1)^k·(φh)^(2k)/(2k)!·μ_k and μ_k = w[h]·[k = 0] + 2·Σ_m w[h+m]·(m/h)^(2k): the
-    /// window is summed once into `terms` moments (h·terms multiply-adds), and each offset costs
-    /// `terms` more, where a DTFT per offset summed the whole window (7.6 M instructions for
-    /// analyze's 8192-point Kaiser table, callgrind; docs/ARCHITECTURE.md, "Per-process costs").
-    /// On the table φh ≤ π·1.53, where the 22nd term is under 1e−20 of μ_0 and the terms' sum is at
+    /// W(δ)| of a window symmetric about its middle, from its even moments. With N = 2h points,
+    /// w[n] = w[N − n] (every window `Window` makes) and φ = 2πδ/fftSize, W(δ)·e^(iφh) = R +
+    /// w[0]·e^(iφh), where R = w[h] + 2·Σ_{m=1}^{h−1} w[h+m]·cos(φm) = Σ_k
+    /// (−1)^k·(φh)^(2k)/(2k)!·μ_k and μ_k = w[h]·[k = 0] + 2·Σ_m w[h+m]·(m/h)^(2k): the window is
+    /// summed once into `terms` moments (h·terms multiply-adds), and each offset costs `terms`
+    /// more, where a DTFT per offset summed the whole window (docs/DECISIONS.md#window-tables). On
+    /// the table φh ≤ π·1.53, where the 22nd term is under 1e−20 of μ_0 and the terms' sum is at
     /// most cosh(φh) ≈ 61 times μ_0: rounding stays under ~1e−13 of |W(0)|, as the DTFT's did.
     private struct CosineSeries {
         static let terms = 22
@@ -264,11 +263,11 @@ struct WindowResponse: Sendable {
         return p1 + 0.5 * t * (p2 - p0 + t * (2 * p0 - 5 * p1 + 4 * p2 - p3 + t * (3 * (p1 - p2) + p3 - p0)))
     }
 
-    /// |Σ w[n]·e^(−2πi·δ·n/fftSize)| for four offsets δ at once, with each phasor advanced by one
+    /// Σ w[n]·e^(−2πi·δ·n/fftSize)| for four offsets δ at once, with each phasor advanced by one
     /// complex multiplication per coefficient (restarted from exact values every 1024 steps;
     /// rounding stays near 1e−13). Each lane does what a scalar loop over one offset would, in the
-    /// same order; four at a time the table costs half the instructions (callgrind: 15.4 M
-    /// → 7.7 M once per process; docs/ARCHITECTURE.md, "Per-process costs").
+    /// same order; four at a time the table costs half the instructions
+    /// (docs/DECISIONS.md#window-tables).
     static func dtft(_ window: [Float], fftSize: Int, offsetBins: SIMD4<Double>) -> SIMD4<Double> {
         var re = SIMD4<Double>(), im = SIMD4<Double>()
         let step = -2 * Double.pi * offsetBins / Double(fftSize)

@@ -110,8 +110,7 @@ public final class SegmentTransform {
     /// `input[n] = window[n] · Float(sample n of channel `channel`)` over interleaved 16-bit
     /// samples from `frames` on, four frames at a time for one or two channels (two as
     /// `PCMDecoder.channel(_:of:)` splits them: with every other Int16 lane taken instead,
-    /// `spectrum` ran slower than decoding first, medians of five alternating runs 0.74 against
-    /// 0.61 s).
+    /// `spectrum` ran slower than decoding first; docs/DECISIONS.md#pcm16-in-place).
     static func windowed(
         int16 frames: UnsafeRawPointer, channel: Int, stride: Int, by window: UnsafeBufferPointer<Float>,
         into input: UnsafeMutableBufferPointer<Float>, wide: Bool = SegmentTransform.wide
@@ -144,10 +143,10 @@ public final class SegmentTransform {
         }
     }
 
-    /// `input[n] = window[n] · samples[first + n·stride]` for every n of the window. One channel
-    /// of one or two is taken four frames at a time (two interleaved channels split by a shuffle):
-    /// the strided scalar loop was most of `transform`'s 18 % of `spectrum`'s time (perf). The
-    /// products are the scalar loop's, so the results are bit for bit the same.
+    /// `input[n] = window[n] · samples[first + n·stride]` for every n of the window. One channel of
+    /// one or two is taken four frames at a time (two interleaved channels split by a shuffle), not
+    /// by the strided scalar loop (docs/DECISIONS.md#segment-loops). The products are the scalar
+    /// loop's, so the results are bit for bit the same.
     static func windowed(
         _ samples: UnsafeBufferPointer<Float>, from first: Int, stride: Int, by window: UnsafeBufferPointer<Float>,
         into input: UnsafeMutableBufferPointer<Float>, wide: Bool = SegmentTransform.wide
@@ -187,9 +186,9 @@ public final class SegmentTransform {
     /// The bin of `bins` with the most power in the last transform (the first of equals), and the
     /// power of `bins` together.
     ///
-    /// Four bins at a time, with a running maximum and sum per lane: one bin after another, each sum
-    /// waited for the one before, and this was ~5 % of analyze's time (perf annotate). The sum's
-    /// order differs from a scalar loop's in the last bits of a Double.
+    /// Four bins at a time, with a running maximum and sum per lane: one bin after another, each
+    /// sum waited for the one before (docs/DECISIONS.md#segment-loops). The sum's order differs
+    /// from a scalar loop's in the last bits of a Double.
     func strongestBin(in bins: ClosedRange<Int>) -> (bin: Int, power: Double) {
         power.withUnsafeBufferPointer { Self.strongestBin(of: $0, in: bins) }
     }
@@ -238,8 +237,8 @@ public final class SegmentTransform {
             let bins = binCount
             switch averaging {
             case .mean:
-                // Four bins per step, each the scalar loop's one addition (same results); the
-                // scalar loop was ~6 % of `spectrum`'s time (perf).
+                // Four bins per step, each the scalar loop's one addition (same results;
+                // docs/DECISIONS.md#segment-loops).
                 let source = power.baseAddress!, target = values.baseAddress!
                 var bin = 0
                 while bin &+ 4 <= bins {

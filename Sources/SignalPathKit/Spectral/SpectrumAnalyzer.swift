@@ -131,8 +131,8 @@ final class ChunkWorker: ChunkWorking, @unchecked Sendable {
     private let frames: FrameWindow
     private let transform: SegmentTransform
     /// The file channels shown, when the file's samples are 16-bit PCM read in place and no result
-    /// is a mix: `spectrum` of 60 minutes of it spent 7 % of its time decoding to Float and 3 %
-    /// moving each window's kept half (perf), where the FFT-only loop spends neither.
+    /// is a mix: then `spectrum` neither decodes to Float nor moves each window's kept half
+    /// (docs/DECISIONS.md#pcm16-in-place).
     private let int16Channels: [Int]?
 
     init(analyzer: SpectrumAnalyzer, reader: AudioReader, window: WindowTable) {

@@ -7,11 +7,9 @@
 public var onlineProcessorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 
 /// Keeps freed memory of up to 32 MB a block in the process instead of handing it back to the
-/// kernel: for a batch (`--output` patterns) that draws file after file with the same few
-/// megabytes of buffers (the chart's surface, heat map, PNG rows). With glibc's defaults each
-/// file's buffers were mapped, faulted in page by page, and returned: 50 PNG spectrograms of 3 s
-/// took 150 000 page faults and 1.6 s of CPU; with these settings 9 000 and 1.27 s, peak RSS
-/// 54 → 57 MB (`perf stat -e page-faults`, `MALLOC_MMAP_THRESHOLD_`/`MALLOC_TRIM_THRESHOLD_`).
+/// kernel: for a batch (`--output` patterns) that draws file after file with the same few megabytes
+/// of buffers (the chart's surface, heat map, PNG rows). With glibc's defaults each file's buffers
+/// were mapped, faulted in page by page, and returned (docs/DECISIONS.md#scan-buffers).
 public func keepFreedMemoryForReuse() {
     // <malloc.h> is not in Swift's Glibc module: mallopt is looked up, with malloc.h's values of
     // M_TRIM_THRESHOLD (-1) and M_MMAP_THRESHOLD (-3). Without it (not glibc), nothing changes.

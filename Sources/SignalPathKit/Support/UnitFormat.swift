@@ -11,8 +11,8 @@ public enum UnitFormat {
         let scaled = (abs(value) * scale).rounded()
         guard scaled < 9e18 else { return value.description }
         // The digits written backwards into a stack buffer, from the last decimal: building the
-        // text from Strings and Substrings took ~2 900 instructions per number, now ~390 (callgrind,
-        // the 4 098 numbers of `spectrum`'s CSV of a 1 s range).
+        // text from Strings and Substrings cost several times the instructions
+        // (docs/DECISIONS.md#csv-bytes).
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: decimals + 22) { buffer in
             var position = buffer.count
             func put(_ byte: UInt8) {

@@ -88,8 +88,7 @@ struct Analyze: AsyncParsableCommand, DataCommand {
         // The FFT's plan (once per process), made on an idle core while the file opens and the
         // analysis sets up. Not awaited: nothing but the shared plan cache depends on it, and a
         // file that fails to open need not wait for it. A child task (`async let`) started after
-        // the open came too late: in a perf timeline the worker made the plan itself (1 s at
-        // 45:00, 300 interleaved runs, twice: median 13.37 -> 12.75 and 13.01 -> 12.26 ms).
+        // the open came too late (docs/DECISIONS.md#off-critical-path).
         Task.detached { SignalAnalyzer.prepare(settings) }
         let file = try await AudioFile.openNoting(path, stream: stream)
         let frames = try range.frames(in: file)
