@@ -159,7 +159,8 @@ final class EventCombiner {
         decided.append(event)
     }
 
-    private func seconds(_ frames: Int64) -> String { UnitFormat.fixed(Double(frames) / rate, 3) + " s" }
+    /// A length in the detail, which people read (the table, a CSV's last column): as every time for people.
+    private func seconds(_ frames: Int64) -> String { UnitFormat.time(Double(frames) / rate) }
     private func dBFS(_ amplitude: Double) -> Double? { amplitude > 0 ? 20 * log10(amplitude) : nil }
 
     // MARK: Rules on runs

@@ -60,7 +60,7 @@ public struct RecordRunner {
                 default: break
                 }
             }
-            screen.status = "● REC " + UnitFormat.duration(frame.time) + " · " + UnitFormat.bytes(written * bytesPerFrame)
+            screen.status = "● REC " + UnitFormat.time(frame.time, decimals: 1) + " · " + UnitFormat.bytes(written * bytesPerFrame)
             screen.show(frame, now: clock.now, limit: display.historyLimit)
             guard display.show(screen) else {
                 stoppedBy = "the terminal closing"

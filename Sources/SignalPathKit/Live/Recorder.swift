@@ -40,7 +40,7 @@ public final class Recorder {
         public func line(path: String) -> String {
             let peak = statistics.map(\.peak).max() ?? 0
             let clipped = statistics.reduce(0) { $0 + $1.clippedSamples }
-            return "\(TerminalText.sanitized(path)): recorded \(UnitFormat.duration(seconds)) (\(UnitFormat.grouped(frames)) frames, "
+            return "\(TerminalText.sanitized(path)): recorded \(UnitFormat.time(seconds)) (\(UnitFormat.grouped(frames)) frames, "
                 + "\(UnitFormat.bytes(bytes))), peak " + (peak > 0 ? UnitFormat.fixed(20 * log10(Double(peak)), 2) : "-inf")
                 + " dBFS, \(clipped) clipped samples; stopped by \(stoppedBy)"
         }

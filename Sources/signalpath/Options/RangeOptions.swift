@@ -36,9 +36,8 @@ struct RangeOptions: ParsableArguments {
         if endsPastPromise, let end = timeRange.end {
             let rate = Double(format.sampleRate)
             StandardError.writeLine(
-                "signalpath: \(TerminalText.sanitized(file.path)): the range ends at \(UnitFormat.fixed(end, 3)) s, past the end of the file "
-                    + "(\(UnitFormat.fixed(Double(format.frames ?? 0) / rate, 3)) s); using \(UnitFormat.fixed(Double(frames.lowerBound) / rate, 3)) s .. "
-                    + "\(UnitFormat.fixed(Double(frames.upperBound) / rate, 3)) s")
+                "signalpath: \(TerminalText.sanitized(file.path)): the range ends at \(UnitFormat.time(end)), past the end of the file "
+                    + "(\(UnitFormat.time(Double(format.frames ?? 0) / rate))); using \(UnitFormat.times(Double(frames.lowerBound) / rate, Double(frames.upperBound) / rate))")
         }
         return frames
     }
