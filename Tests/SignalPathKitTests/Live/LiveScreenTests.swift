@@ -50,7 +50,8 @@ struct LiveScreenTests {
 
     /// A frame at `time` of a 2-channel analyzer (silence).
     func frame(at time: Double) -> LiveFrame {
-        let analyzer = LiveAnalyzer(sampleRate: 48_000, layout: .assumed(channels: 2, container: .wav, sampleFormat: .float(bits: 32)), fftSize: 256, bands: nil)
+        let analyzer = LiveAnalyzer(
+            sampleRate: 48_000, layout: .assumed(channels: 2, container: .wav, sampleFormat: .float(bits: 32)), sampleFormat: .float(bits: 32), fftSize: 256, bands: nil)
         let silence = [Float](repeating: 0, count: 512)
         return silence.withUnsafeBufferPointer { analyzer.frame(time: time, recent: $0, window: $0) }
     }
