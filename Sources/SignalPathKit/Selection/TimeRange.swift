@@ -1,5 +1,6 @@
 /// A span of time in a file, as people write it: `1.5..3`, `1.5s..3s`, `250ms..750ms`,
-/// `00:01:02.5..00:01:05`, `90s..` (to the end), `..10s` (from the start).
+/// `00:01:02.5..00:01:05`, `1:02:03.500..` (as `UnitFormat.time` prints), `90s..` (to the end),
+/// `..10s` (from the start).
 public struct TimeRange: Sendable, Equatable, CustomStringConvertible {
     /// Seconds from the start of the file; nil for the beginning.
     public var start: Double?
