@@ -64,7 +64,7 @@ struct ClippingCountCLITests {
     }
 
     @Test(
-        "record's summary counts what analyze counts in the file it wrote, grouped; record's and replay's frames say clipped exactly where a run reaches 3, never for lone samples or pairs"
+        "record's summary counts what analyze and events count in the file it wrote, grouped; record's and replay's frames say clipped exactly where a run reaches 3, never for lone samples or pairs"
     )
     func recordReplayAndAnalyzeAgree() throws {
         let (channels, _) = Self.planted()
@@ -84,6 +84,13 @@ struct ClippingCountCLITests {
             ((try JSONSerialization.jsonObject(with: analyze.stdoutData) as? [String: Any]).flatMap { ($0["files"] as? [[String: Any]])?.first ?? $0 })?["channels"]
                 as? [[String: Any]])
         #expect(analysed.map { $0["clipped_samples"] as? Int } == expected.map { $0 }, "\(analysed.map { $0["clipped_samples"] ?? "-" })")
+
+        // events: the same count, and the clipped stretch's detail grouped as analyze's text groups it.
+        let events = try signalpath("events", path)
+        #expect(events.stdout.contains("1 500 full-scale samples in 1 run"), "\(events.stdout)")
+        let eventsJSON = try JSONSerialization.jsonObject(with: try signalpath("events", path, "--format", "json").stdoutData) as? [String: Any]
+        let summary = ((eventsJSON?["files"] as? [[String: Any]])?.first)?["summary"] as? [String: Any]
+        #expect(summary?["clipped_samples"] as? Int == expected.reduce(0, +), "\(summary ?? [:])")
 
         let expectedFlags = channels.map(Self.flaggedFrames)
         #expect(expectedFlags[0] == [12, 20, 30, 40, 41, 42, 43] && expectedFlags[1].isEmpty)

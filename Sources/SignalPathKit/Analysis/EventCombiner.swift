@@ -193,10 +193,11 @@ final class EventCombiner {
     private func closeCluster(_ channel: Int) {
         guard let cluster = clusters[channel] else { return }
         clusters[channel] = nil
-        let runs = cluster.runs == 1 ? "1 run" : "\(cluster.runs) runs"
+        // Grouped as every count for people is (analyze's "470 827"): the detail is read, not parsed.
+        let runs = cluster.runs == 1 ? "1 run" : "\(UnitFormat.grouped(Int64(cluster.runs))) runs"
         decide(
             .clipping, channel, cluster.start..<cluster.end, level: dBFS(Double(cluster.peak)), samples: cluster.samples,
-            detail: "\(cluster.samples) full-scale samples in \(runs)")
+            detail: "\(UnitFormat.grouped(cluster.samples)) full-scale samples in \(runs)")
     }
 
     private func repeatRun(_ run: RunPiece, _ channel: Int) {
