@@ -113,7 +113,7 @@ struct WaveformCLITests {
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count >= 9)
         let wide = try signalpath("waveform", clippedSine(), "--format", "plot", "--width", "300", "--height", "9")
-        #expect(wide.stdout.hasPrefix(scratch.file("clipped.wav") + " · 0.00–1.00 s · 8000 Hz · linear · "), "\(wide.stdout.prefix(200))")
+        #expect(wide.stdout.hasPrefix(scratch.file("clipped.wav") + " · 0.000 s–1.000 s · 8000 Hz · linear · "), "\(wide.stdout.prefix(200))")
         let count = try #require(Int(wide.stdout.split(separator: "·")[4].split(separator: " ")[0]))
         #expect(wide.stdout.split(separator: "\n")[0].hasSuffix("clipped samples") && count > 10)
         // 40 cells = 80 columns of 100 frames: the last 80 frames clipped are in column 79, the last cell.

@@ -159,7 +159,8 @@ final class EventCombiner {
         decided.append(event)
     }
 
-    private func seconds(_ frames: Int64) -> String { UnitFormat.fixed(Double(frames) / rate, 3) + " s" }
+    /// A length in the detail, which people read (the table, a CSV's last column): as every time for people.
+    private func seconds(_ frames: Int64) -> String { UnitFormat.time(Double(frames) / rate) }
     private func dBFS(_ amplitude: Double) -> Double? { amplitude > 0 ? 20 * log10(amplitude) : nil }
 
     // MARK: Rules on runs
@@ -192,10 +193,11 @@ final class EventCombiner {
     private func closeCluster(_ channel: Int) {
         guard let cluster = clusters[channel] else { return }
         clusters[channel] = nil
-        let runs = cluster.runs == 1 ? "1 run" : "\(cluster.runs) runs"
+        // Grouped as every count for people is (analyze's "470 827"): the detail is read, not parsed.
+        let runs = cluster.runs == 1 ? "1 run" : "\(UnitFormat.grouped(Int64(cluster.runs))) runs"
         decide(
             .clipping, channel, cluster.start..<cluster.end, level: dBFS(Double(cluster.peak)), samples: cluster.samples,
-            detail: "\(cluster.samples) full-scale samples in \(runs)")
+            detail: "\(UnitFormat.grouped(cluster.samples)) full-scale samples in \(runs)")
     }
 
     private func repeatRun(_ run: RunPiece, _ channel: Int) {

@@ -658,7 +658,7 @@ private final class Session {
             let sent = api.avcodec_send_packet(decoder, packet)
             if sent < 0 && sent != SP_AVERROR_EAGAIN {
                 let seconds = Double(packet.pointee.pts) * Double(timeBase(streamIndex).num) / Double(max(1, timeBase(streamIndex).den))
-                let place = packet.pointee.pts == SP_AV_NOPTS_VALUE ? "at byte \(packet.pointee.pos)" : "at \(UnitFormat.shortest(seconds)) s"
+                let place = packet.pointee.pts == SP_AV_NOPTS_VALUE ? "at byte \(packet.pointee.pos)" : "at \(UnitFormat.time(seconds))"
                 throw SignalPathError.malformed(path: path, reason: "corrupt \(api.codecName(decoder!.pointee.codec_id)) data \(place): \(FFmpegAPI.message(sent, api: api))")
             }
         }

@@ -7,7 +7,9 @@ public struct LiveFrame: Sendable {
     /// All the source's channels, analysed or not.
     public var channelCount: Int
     /// Per channel, over the frames since the previous live frame: RMS and sample peak in dBFS
-    /// (full-scale square = 0 dB RMS), and whether a sample reached full scale.
+    /// (full-scale square = 0 dB RMS), and whether any of them is clipped by analyze's rule (in a
+    /// run of at least `LiveAnalyzer.minimumClipRun` full-scale samples, the run's start maybe in
+    /// an earlier frame): a lone full-scale sample is not.
     public var rms: [Double]
     public var peak: [Double]
     public var clipped: [Bool]
@@ -29,6 +31,10 @@ public final class LiveAnalyzer {
     public let channelNames: [String]
     public let parameters: SpectrumParameters
     public let presentation: SpectrumPresentation
+    /// A sample is at full scale from this magnitude on (analyze's, for the source's format), and
+    /// clipped in a run of at least `minimumClipRun` of them: the rule of analyze and waveform.
+    public let fullScale: Float
+    public let minimumClipRun: Int
     private let transform: SegmentTransform
     private let window: WindowTable
     /// One channel's window, deinterleaved, zeros before the frames present.
@@ -36,8 +42,13 @@ public final class LiveAnalyzer {
     /// Transforms made so far: one per channel analysed per frame.
     private(set) var transformCount = 0
 
-    public init(sampleRate: Int, layout: ChannelLayout, fftSize: Int, bands: Int?) {
+    public init(
+        sampleRate: Int, layout: ChannelLayout, sampleFormat: SampleFormat, fftSize: Int, bands: Int?,
+        minimumClipRun: Int = AnalysisSettings().minimumClipRun
+    ) {
         self.sampleRate = sampleRate
+        fullScale = AnalysisWorker.fullScale(sampleFormat)
+        self.minimumClipRun = max(1, minimumClipRun)
         channelNames = layout.names
         parameters = SpectrumParameters(fftSize: fftSize, window: .hann, overlap: 0, averaging: .mean)
         var presentation = SpectrumPresentation()
@@ -53,7 +64,8 @@ public final class LiveAnalyzer {
 
     /// A frame at `time` from `recent` (interleaved, every channel; the levels' samples) and
     /// `window` (interleaved, every channel: up to `windowSize` frames ending at `time`, zeros
-    /// before them), for the first `shown` channels (nil: all).
+    /// before them), for the first `shown` channels (nil: all). `recent` ends where `window` does:
+    /// the frames of `window` before it are where a clipping run that reaches into it starts.
     public func frame(time: Double, recent: UnsafeBufferPointer<Float>, window samples: UnsafeBufferPointer<Float>, shown: Int? = nil) -> LiveFrame {
         let channels = channelNames.count
         let analysed = min(channels, max(0, shown ?? channels))
@@ -69,7 +81,7 @@ public final class LiveAnalyzer {
             }
             rms.append(count > 0 ? 10 * log10(squares / Double(count)) : -.infinity)
             peak.append(20 * log10(Double(largest)))
-            clipped.append(largest >= 1)
+            clipped.append(clips(channel: channel, recent: recent, window: samples))
         }
         let windowSize = self.windowSize
         let present = min(windowSize, samples.count / max(1, channels))
@@ -92,6 +104,31 @@ public final class LiveAnalyzer {
         return LiveFrame(
             time: time, channelNames: names, channelCount: channels, rms: rms, peak: peak, clipped: clipped,
             spectrum: SpectrumReport(spectrum: spectrum, presentation: presentation))
+    }
+
+    /// True when a sample of `recent` lies in a run of `minimumClipRun` full-scale samples of
+    /// `channel`, counting the run's samples just before it, in `window`, that `recent` ends.
+    private func clips(channel: Int, recent: UnsafeBufferPointer<Float>, window: UnsafeBufferPointer<Float>) -> Bool {
+        let channels = channelNames.count
+        let count = recent.count / max(1, channels), windowFrames = window.count / max(1, channels)
+        func full(_ value: Float) -> Bool { value.isFinite && abs(value) >= fullScale }
+        var run = 0
+        if count < windowFrames {
+            var index = windowFrames - count - 1
+            while index >= 0 && run < minimumClipRun - 1 && full(window[index * channels + channel]) {
+                run += 1
+                index -= 1
+            }
+        }
+        for index in 0..<count {
+            guard full(recent[index * channels + channel]) else {
+                run = 0
+                continue
+            }
+            run += 1
+            if run >= minimumClipRun { return true }
+        }
+        return false
     }
 }
 

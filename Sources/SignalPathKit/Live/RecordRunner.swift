@@ -36,7 +36,7 @@ public struct RecordRunner {
 
     /// One NDJSON line per frame through `output`.
     public func runLines(output: (String) -> Void) throws(SignalPathError) -> Recorder.Summary {
-        try recorder.run(duration: options.duration, framesPerSecond: options.framesPerSecond) { frame, _ in
+        try recorder.run(duration: options.duration, framesPerSecond: options.framesPerSecond) { frame, _, _ in
             output(frame.jsonLine() + "\n")
             return true
         }
@@ -50,7 +50,7 @@ public struct RecordRunner {
         var display = LiveDisplay(terminal: terminal, depth: options.colorDepth)
         let bytesPerFrame = Int64(recorder.channels * recorder.format.bytesPerSample)
         var stoppedBy: String?
-        var summary = try recorder.run(duration: options.duration, framesPerSecond: options.framesPerSecond) { frame, written in
+        var summary = try recorder.run(duration: options.duration, framesPerSecond: options.framesPerSecond) { frame, written, clipped in
             // Keys once per block: the block's read already waited for the audio.
             for key in terminal.readKeys(timeout: 0) {
                 switch key {
@@ -60,7 +60,9 @@ public struct RecordRunner {
                 default: break
                 }
             }
-            screen.status = "● REC " + UnitFormat.duration(frame.time) + " · " + UnitFormat.bytes(written * bytesPerFrame)
+            screen.status =
+                "● REC " + UnitFormat.time(frame.time, decimals: 1) + " · " + UnitFormat.bytes(written * bytesPerFrame)
+                + (clipped > 0 ? " · \(UnitFormat.grouped(clipped)) clipped" : "")
             screen.show(frame, now: clock.now, limit: display.historyLimit)
             guard display.show(screen) else {
                 stoppedBy = "the terminal closing"

@@ -10,6 +10,9 @@ public final class Recorder {
         public var bytesPerSample: Int { self == .s16le ? 2 : self == .s24le ? 3 : 4 }
 
         /// How the file stores them: exactly, sample for sample.
+        /// What the file stores, as analyze will read it.
+        public var sampleFormat: SampleFormat { self == .f32le ? .float(bits: 32) : .pcm(bits: bytesPerSample * 8, signed: true) }
+
         public var encoding: SoundFileWriter.Encoding {
             switch self {
             case .s16le: return .pcm16
@@ -36,13 +39,14 @@ public final class Recorder {
         /// Why recording stopped: "end of input", "duration reached", a signal name.
         public var stoppedBy: String
 
-        /// `take.wav: recorded 12.300 s (590 400 frames, 2.25 MiB), peak -3.21 dBFS, 0 clipped samples; stopped by SIGINT`
+        /// `take.wav: recorded 12.300 s (590 400 frames, 2.25 MiB), peak -3.21 dBFS, 0 clipped samples; stopped by SIGINT`:
+        /// clipped samples as analyze counts them in the file written (runs of at least 3 at full scale).
         public func line(path: String) -> String {
             let peak = statistics.map(\.peak).max() ?? 0
             let clipped = statistics.reduce(0) { $0 + $1.clippedSamples }
-            return "\(TerminalText.sanitized(path)): recorded \(UnitFormat.duration(seconds)) (\(UnitFormat.grouped(frames)) frames, "
+            return "\(TerminalText.sanitized(path)): recorded \(UnitFormat.time(seconds)) (\(UnitFormat.grouped(frames)) frames, "
                 + "\(UnitFormat.bytes(bytes))), peak " + (peak > 0 ? UnitFormat.fixed(20 * log10(Double(peak)), 2) : "-inf")
-                + " dBFS, \(clipped) clipped samples; stopped by \(stoppedBy)"
+                + " dBFS, \(UnitFormat.grouped(clipped)) clipped sample\(clipped == 1 ? "" : "s"); stopped by \(stoppedBy)"
         }
     }
 
@@ -83,15 +87,15 @@ public final class Recorder {
             overwrite: overwrite)
         // Capture says nothing of positions: the names are those of the default layout for the count.
         layout = ChannelLayout.assumed(channels: channels, container: .wav, sampleFormat: .float(bits: 32))
-        analyzer = LiveAnalyzer(sampleRate: sampleRate, layout: layout, fftSize: fftSize, bands: bands)
+        analyzer = LiveAnalyzer(sampleRate: sampleRate, layout: layout, sampleFormat: format.sampleFormat, fftSize: fftSize, bands: bands)
     }
 
     /// Records until the input ends, `duration` seconds are recorded, a stop signal arrives or
     /// `onFrame` returns false; calls `onFrame` `framesPerSecond` times per second of audio with
-    /// the live frame, the frames written and the file's size.
+    /// the live frame, the frames written and the samples clipped so far (the summary's count).
     public func run(
         duration: Double?, framesPerSecond: Double,
-        onFrame: (LiveFrame, Int64) -> Bool
+        onFrame: (LiveFrame, _ written: Int64, _ clipped: Int64) -> Bool
     ) throws(SignalPathError) -> Summary {
         let block = max(1, Int(Double(sampleRate) / framesPerSecond))
         let limit = duration.map { Int64(($0 * Double(sampleRate)).rounded()) }
@@ -104,9 +108,9 @@ public final class Recorder {
         var column = [Float](repeating: 0, count: block)
         var loudness = LoudnessMeter(sampleRate: sampleRate, layout: layout)
         var statistics = [LevelStatistics](repeating: LevelStatistics(), count: channels)
+        // analyze's rule for the file written: its full scale, its shortest clipping run.
         let rules = LevelStatistics.Rules(
-            fullScale: format == .f32le ? 1 : Float(1 - 1 / Double(1 << (format.bytesPerSample * 8 - 1))),
-            silenceThreshold: 0.001)
+            fullScale: analyzer.fullScale, minimumClipRun: analyzer.minimumClipRun, silenceThreshold: 0.001)
         var stoppedBy = "end of input"
         var failure: SignalPathError?
         recording: while true {
@@ -165,7 +169,7 @@ public final class Recorder {
             }
             frame.momentary = loudness.momentary
             frame.shortTerm = loudness.shortTerm
-            if !onFrame(frame, writer.framesWritten) {
+            if !onFrame(frame, writer.framesWritten, statistics.reduce(0) { $0 + $1.clippedSamples }) {
                 stoppedBy = "stopped"
                 break
             }

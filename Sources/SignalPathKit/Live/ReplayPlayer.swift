@@ -28,7 +28,9 @@ public final class ReplayPlayer {
         reader = try file.makeReader()
         source = FrameWindow(reader: reader)
         playbackReader = try file.makeReader()
-        analyzer = LiveAnalyzer(sampleRate: file.format.sampleRate, layout: file.format.channelLayout, fftSize: fftSize, bands: bands)
+        analyzer = LiveAnalyzer(
+            sampleRate: file.format.sampleRate, layout: file.format.channelLayout, sampleFormat: file.format.sampleFormat, fftSize: fftSize,
+            bands: bands)
         loudness = LoudnessMeter(sampleRate: file.format.sampleRate, layout: file.format.channelLayout)
         loudnessSource = FrameWindow(reader: try file.makeReader())
     }

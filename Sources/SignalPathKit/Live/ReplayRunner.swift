@@ -166,13 +166,12 @@ public struct ReplayRunner {
         }.get()
     }
 
-    /// `▶ 00:12.3 / 01:00.0  ×1  both` (and the cache's hit rate with `stats`).
+    /// `▶ 0:12.3 / 1:00.0  ×1  both` (and the cache's hit rate with `stats`): the play head in the
+    /// shape of the duration, to the tenth (a clock that moves), truncated so that it never shows
+    /// the end before it is reached.
     func status(_ session: ReplaySession) -> String {
-        func clock(_ seconds: Double) -> String {
-            let tenths = Int((seconds * 10).rounded(.down))
-            let minutes = tenths / 600, rest = tenths % 600
-            return (minutes < 10 ? "0" : "") + "\(minutes):" + (rest < 100 ? "0" : "") + "\(rest / 10).\(rest % 10)"
-        }
+        let shape = UnitFormat.TimeShape(session.duration, decimals: 1)
+        func clock(_ seconds: Double) -> String { UnitFormat.time((seconds * 10).rounded(.down) / 10, decimals: 1, shape: shape) }
         var text =
             (session.paused ? "⏸ " : "▶ ") + clock(session.position) + " / " + clock(session.duration)
             + "  ×" + UnitFormat.significant(session.speed, 3) + (session.paused ? "  paused" : "") + "  " + session.view.rawValue

@@ -32,7 +32,7 @@ extension SignalAnalysis {
     public static let schema = "signalpath.analyze/1"
 
     static let decibelText: @Sendable (String) -> @Sendable (Double) -> String = { unit in { UnitFormat.fixed($0, 2) + " " + unit } }
-    static let seconds: @Sendable (Double) -> String = { UnitFormat.duration($0) }
+    static let seconds: @Sendable (Double) -> String = { UnitFormat.time($0) }
 
     /// The per-channel levels, in the order every output lists them.
     static let channelMetrics: [ChannelMetric] = [

@@ -5,8 +5,7 @@ extension SignalAnalysis {
         let rate = UnitFormat.grouped(Int64(sampleRate)) + " Hz"
         lines.append(
             "  \(rate) · \(format.channels) channel\(format.channels == 1 ? "" : "s") · \(format.sampleFormat.displayName) · "
-                + "\(UnitFormat.duration(duration)) (\(UnitFormat.fixed(Double(frames.lowerBound) / Double(sampleRate), 3)) s .. "
-                + "\(UnitFormat.fixed(Double(frames.upperBound) / Double(sampleRate), 3)) s)")
+                + "\(UnitFormat.time(duration)) (\(UnitFormat.times(Double(frames.lowerBound) / Double(sampleRate), Double(frames.upperBound) / Double(sampleRate))))")
         if let promised = format.framesPromised, let present = format.frames {
             lines.append("  truncated: the header promises \(UnitFormat.grouped(promised)) frames, \(UnitFormat.grouped(present)) are present")
         }

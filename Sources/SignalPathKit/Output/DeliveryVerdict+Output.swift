@@ -150,6 +150,7 @@ extension DeliveryVerdict {
             if let finding = outcome.finding { return finding }
             let rule = outcome.rule
             guard let number = outcome.measured else { return "-" }
+            if rule == .longestSilence { return UnitFormat.time(number, decimals: Self.decimals(rule)) }
             let text = rule == .clippedSamples ? UnitFormat.grouped(Int64(number)) : UnitFormat.fixed(number, Self.decimals(rule))
             return text + " " + rule.unit
         }
@@ -158,6 +159,7 @@ extension DeliveryVerdict {
             if outcome.rule == .integratedLoudness, let target, let tolerance = rules.tolerance {
                 return UnitFormat.fixed(target, 1) + " " + plusMinus + " " + UnitFormat.fixed(tolerance, 1) + " " + outcome.rule.unit
             }
+            if outcome.rule == .longestSilence, let maximum = outcome.maximum { return atMost + " " + UnitFormat.time(maximum, decimals: decimals) }
             if let maximum = outcome.maximum { return atMost + " " + UnitFormat.fixed(maximum, decimals) + " " + outcome.rule.unit }
             if let minimum = outcome.minimum { return atLeast + " " + UnitFormat.fixed(minimum, decimals) + " " + outcome.rule.unit }
             return "-"

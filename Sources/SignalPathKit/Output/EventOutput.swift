@@ -20,6 +20,8 @@ public struct EventOutput: Sendable {
 
     private var rate: Double { Double(format.sampleRate) }
     private func seconds(_ frame: Int64) -> Double { SignalAnalysis.rounded(Double(frame) / rate) }
+    /// The table's times all read in the shape of the range's end (a column of one shape).
+    private var timeShape: UnitFormat.TimeShape { UnitFormat.TimeShape(Double(frames.upperBound) / rate) }
 
     /// The channel's name (`all` for events of every channel).
     public func channelName(_ event: AudioEvent) -> String {
@@ -137,16 +139,15 @@ public struct EventOutput: Sendable {
 
     /// The table's heading for this file.
     public var textHeading: String {
-        let duration = Double(frames.count) / rate
-        return "\(AudioStream.heading(path: path, stream: stream))  (\(UnitFormat.fixed(Double(frames.lowerBound) / rate, 3)) s .. "
-            + "\(UnitFormat.fixed(Double(frames.lowerBound) / rate + duration, 3)) s, \(format.sampleRate) Hz, \(format.channels) ch)\n"
-            + Self.textColumns(["type", "channel", "start_s", "end_s", "duration_s", "level", "detail"])
+        let start = Double(frames.lowerBound) / rate, end = start + Double(frames.count) / rate
+        return "\(AudioStream.heading(path: path, stream: stream))  (\(UnitFormat.times(start, end)), \(format.sampleRate) Hz, \(format.channels) ch)\n"
+            + Self.textColumns(["type", "channel", "start", "end", "duration", "level", "detail"])
     }
 
     public func textRow(_ event: AudioEvent) -> String {
         Self.textColumns([
-            event.kind.rawValue, TerminalText.sanitized(channelName(event)), UnitFormat.fixed(Double(event.frames.lowerBound) / rate, 3),
-            UnitFormat.fixed(Double(event.frames.upperBound) / rate, 3), UnitFormat.fixed(Double(event.frames.count) / rate, 3),
+            event.kind.rawValue, TerminalText.sanitized(channelName(event)), UnitFormat.time(Double(event.frames.lowerBound) / rate, shape: timeShape),
+            UnitFormat.time(Double(event.frames.upperBound) / rate, shape: timeShape), UnitFormat.time(Double(event.frames.count) / rate),
             event.level.map { UnitFormat.fixed($0, 1) + (event.kind == .loudnessJump ? " LUFS" : " dBFS") } ?? "-", event.detail,
         ])
     }
@@ -161,7 +162,7 @@ public struct EventOutput: Sendable {
             + "DC > \(UnitFormat.shortest(settings.maximumDC * 100)) % steady over 1 s; loudness jump > \(UnitFormat.shortest(settings.maximumJump)) LU in 1 s (docs/EVENTS.md)"
     }
 
-    private static let widths = [14, 8, 10, 10, 11, 12]
+    private static let widths = [14, 8, 13, 13, 13, 12]
 
     static func textColumns(_ fields: [String]) -> String {
         var line = ""

@@ -129,7 +129,7 @@ extension FileInfo {
             ("channels", FileInfo.channelDescription(format.channelLayout)),
         ]
         if let frames = format.frames, let duration = format.duration {
-            rows.append(("duration", "\(UnitFormat.duration(duration)) (\(UnitFormat.grouped(frames)) frames)"))
+            rows.append(("duration", "\(UnitFormat.time(duration)) (\(UnitFormat.grouped(frames)) frames)"))
         }
         if let promised = format.framesPromised {
             rows.append(("truncated", "the header promises \(UnitFormat.grouped(promised)) frames"))
@@ -167,7 +167,7 @@ extension FileInfo {
     /// states); the decoded stream is marked.
     static func streamDescription(_ stream: AudioStream, selected: Bool) -> String {
         var parts = [stream.codec, channelDescription(stream.channelLayout), "\(stream.sampleRate) Hz"]
-        if let duration = stream.duration { parts.append(UnitFormat.duration(duration)) }
+        if let duration = stream.duration { parts.append(UnitFormat.time(duration)) }
         if let bitRate = stream.bitRate { parts.append(UnitFormat.fixed(Double(bitRate) / 1000, 1) + " kb/s") }
         if let language = stream.language { parts.append(TerminalText.sanitized(language)) }
         if let title = stream.title { parts.append("\"" + TerminalText.sanitized(title) + "\"") }

@@ -62,7 +62,7 @@ extension LoudnessSummary {
     /// The lines under the chart.
     public var summaryLines: [String] {
         func lufs(_ value: Double?) -> String { value.map { UnitFormat.fixed($0, 1) + " LUFS" } ?? "-" }
-        func at(_ time: Double?) -> String { time.map { " at " + LoudnessPlot.clock($0, decimals: 1) } ?? "" }
+        func at(_ time: Double?) -> String { time.map { " at " + UnitFormat.time($0) } ?? "" }
         return [
             "Integrated \(lufs(integrated))   LRA \(range.map { UnitFormat.fixed($0, 1) + " LU" } ?? "-")   "
                 + "True peak \(truePeak.map { UnitFormat.fixed($0, 1) + " dBTP" } ?? "-")\(at(truePeakTime))",

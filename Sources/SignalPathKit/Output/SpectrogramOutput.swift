@@ -88,7 +88,7 @@ extension SpectrogramAnalyzer {
         let unit = scale == .dbfs ? "dBFS" : scale == .psd ? "dB re 1 FS²/Hz" : "dB re 1 FS²"
         let combined = columns == nil || parameters.averaging == .mean ? "" : " · \(parameters.averaging.rawValue) per column"
         let heading = AudioStream.heading(path: file.path, stream: file.namedStream)
-        return "\(heading) · \(UnitFormat.fixed(Double(frames.lowerBound) / rate, 2))–\(UnitFormat.fixed(Double(frames.upperBound) / rate, 2)) s · "
+        return "\(heading) · \(UnitFormat.times(Double(frames.lowerBound) / rate, Double(frames.upperBound) / rate, separator: "–")) · "
             + "\(parameters.window.name) \(parameters.fftSize)-pt FFT, \(UnitFormat.fixed(rate / Double(parameters.fftSize), 2)) Hz bins, "
             + "\(UnitFormat.fixed(parameters.overlap * 100, 0)) % overlap\(combined) · \(unit)"
     }

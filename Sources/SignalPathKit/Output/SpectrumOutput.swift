@@ -128,8 +128,8 @@ extension SpectrumReport {
         }
         row(
             "range",
-            "\(UnitFormat.fixed(spectrum.startSeconds, 3)) s .. \(UnitFormat.fixed(spectrum.endSeconds, 3)) s"
-                + " (\(UnitFormat.duration(spectrum.endSeconds - spectrum.startSeconds)), \(UnitFormat.grouped(Int64(spectrum.frames.count))) frames)")
+            UnitFormat.times(spectrum.startSeconds, spectrum.endSeconds)
+                + " (\(UnitFormat.time(spectrum.endSeconds - spectrum.startSeconds)), \(UnitFormat.grouped(Int64(spectrum.frames.count))) frames)")
         let padding = parameters.fftSize > parameters.windowSize ? ", zero-padded from \(parameters.windowSize)" : ""
         row(
             "analysis",

@@ -92,11 +92,13 @@ public struct ChartAxis: Sendable {
         return values
     }
 
-    /// A time axis in seconds, labelled `12.5 s` or, from a minute on, `m:ss` (`h:mm:ss` from an hour).
+    /// A time axis in seconds, labelled as times for people read (`UnitFormat.time`, trailing
+    /// zeros dropped): `12.5 s`, from a minute on `m:ss`, from an hour `h:mm:ss`, every tick in
+    /// the shape of the range's end.
     public static func time(range: ClosedRange<Double>, count: Int = 8) -> ChartAxis {
-        let long = range.upperBound >= 60
+        let shape = UnitFormat.TimeShape(range.upperBound)
         var candidates = steps(range, count: count)
-        if long {
+        if shape > .seconds {
             // Steps of whole seconds that read well as m:ss: 1, 2, 5, 10, 15, 30 s, 1, 2, 5, 10, 15, 30 min, 1 h…
             let rough = (range.upperBound - range.lowerBound) / Double(max(1, count))
             let nice: [Double] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 18000, 36000]
@@ -108,17 +110,7 @@ public struct ChartAxis: Sendable {
                 value += step
             }
         }
-        let ticks = candidates.map { value in
-            ChartTick(value, long ? minutesAndSeconds(value) : UnitFormat.shortest(value) + " s")
-        }
-        return ChartAxis(range: range, label: range.upperBound >= 3600 ? "Time (h:mm:ss)" : long ? "Time (m:ss)" : "Time (s)", ticks: ticks)
-    }
-
-    /// `1:05`, `59:40`, and from an hour `1:01:40`, as the loudness view's clock reads.
-    static func minutesAndSeconds(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded())
-        func two(_ value: Int) -> String { (value < 10 ? "0" : "") + "\(value)" }
-        if whole >= 3600 { return "\(whole / 3600):\(two(whole / 60 % 60)):\(two(whole % 60))" }
-        return "\(whole / 60):\(two(whole % 60))"
+        let ticks = candidates.map { value in ChartTick(value, UnitFormat.time(value, decimals: 6, trimmed: true, shape: shape)) }
+        return ChartAxis(range: range, label: "Time (\(shape.unit))", ticks: ticks)
     }
 }

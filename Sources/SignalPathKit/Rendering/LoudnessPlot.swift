@@ -100,7 +100,8 @@ public struct LoudnessPlot: Sendable {
     private func drawTimeAxis(into canvas: inout Canvas, plot: Area) {
         let duration = max(times.upperBound - times.lowerBound, 1e-9)
         let steps: [Double] = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400]
-        let labelWidth = Self.clock(times.upperBound, decimals: 0).count + 3
+        let shape = UnitFormat.TimeShape(times.upperBound, decimals: 0)
+        let labelWidth = UnitFormat.time(times.upperBound, decimals: 0, shape: shape).count + 3
         let step = steps.first { duration / $0 <= Double(max(1, plot.width / labelWidth)) } ?? duration
         let decimals = step < 1 ? 1 : 0
         for x in plot.columns { canvas.put(Cell("─", .axis), x: x, y: plot.y + plot.height) }
@@ -109,7 +110,7 @@ public struct LoudnessPlot: Sendable {
         while tick <= times.upperBound + 1e-9 {
             let column = plot.x + Int(((tick - times.lowerBound) / duration * Double(plot.width - 1)).rounded())
             canvas.put(Cell("┴", .axis), x: column, y: plot.y + plot.height)
-            let label = Self.clock(tick, decimals: decimals)
+            let label = UnitFormat.time(tick, decimals: decimals, trimmed: true, shape: shape)
             let start = min(max(column - label.count / 2, plot.x), plot.x + plot.width - label.count)
             if start > labelEnd {
                 canvas.write(label, x: start, y: plot.y + plot.height + 1, style: .label)
@@ -170,16 +171,5 @@ public struct LoudnessPlot: Sendable {
             previous = point
         }
         grid.draw(into: &canvas, at: plot)
-    }
-
-    /// `m:ss` (`h:mm:ss` from an hour), with `decimals` of a second.
-    public static func clock(_ seconds: Double, decimals: Int) -> String {
-        let scale = decimals == 0 ? 1.0 : 10.0
-        let total = Int64((max(0, seconds) * scale).rounded())
-        let whole = total / Int64(scale)
-        let fraction = decimals == 0 ? "" : "." + String(total % Int64(scale))
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        if whole >= 3600 { return "\(whole / 3600):\(two(whole / 60 % 60)):\(two(whole % 60))\(fraction)" }
-        return "\(whole / 60):\(two(whole % 60))\(fraction)"
     }
 }

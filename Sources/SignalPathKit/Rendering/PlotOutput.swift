@@ -21,7 +21,7 @@ extension SpectrumReport {
     public func plot(style: SpectrumPlot.TraceStyle, logarithmic: Bool, floor: Double, ceiling: Double?, monochrome: Bool = false) -> SpectrumPlot {
         let parameters = spectrum.parameters
         let title =
-            "\(AudioStream.heading(path: spectrum.path, stream: spectrum.stream)) · \(UnitFormat.fixed(spectrum.startSeconds, 2))–\(UnitFormat.fixed(spectrum.endSeconds, 2)) s · "
+            "\(AudioStream.heading(path: spectrum.path, stream: spectrum.stream)) · \(UnitFormat.times(spectrum.startSeconds, spectrum.endSeconds, separator: "–")) · "
             + "\(parameters.window.name) \(parameters.fftSize)-pt FFT, \(UnitFormat.fixed(spectrum.binWidth, 2)) Hz bins, "
             + "\(parameters.averaging.rawValue) of \(spectrum.segments), \(UnitFormat.fixed(parameters.overlap * 100, 0)) % overlap"
             + (presentation.weighting == .z ? "" : ", \(presentation.weighting.rawValue)-weighted")

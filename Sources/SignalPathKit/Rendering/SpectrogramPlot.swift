@@ -81,7 +81,7 @@ public struct SpectrogramPlot: Sendable {
         let timeRow = plot.y + plot.height
         canvas.put(Cell("└", .axis), x: plot.x - 1, y: timeRow)
         for x in plot.columns { canvas.put(Cell("─", .axis), x: x, y: timeRow) }
-        let labels = [times.lowerBound, (times.lowerBound + times.upperBound) / 2, times.upperBound].map { UnitFormat.fixed($0, 2) + " s" }
+        let labels = UnitFormat.axisTimes([times.lowerBound, (times.lowerBound + times.upperBound) / 2, times.upperBound])
         let positions = [plot.x, plot.x + plot.width / 2 - labels[1].count / 2, plot.x + plot.width - labels[2].count]
         var end = Int.min
         for (label, x) in zip(labels, positions) where x > end {

@@ -101,7 +101,7 @@ public struct WaveformPlot: Sendable {
     }
 
     /// The axis under the lanes with `×` under columns that clipped, and the start, middle and end
-    /// times (m:ss from a minute on) under it.
+    /// times under it.
     private func drawTimeAxis(into canvas: inout Canvas, plot: Area, area: Area) {
         let row = plot.y + plot.height
         canvas.put(Cell("└", .axis), x: plot.x - 1, y: row)
@@ -110,21 +110,12 @@ public struct WaveformPlot: Sendable {
             canvas.put(Cell("×", .clip), x: plot.x + column / 2, y: row)
         }
         let times = waveform.seconds
-        let minutes = times.upperBound >= 60
-        let labels = [times.lowerBound, (times.lowerBound + times.upperBound) / 2, times.upperBound].map { minutes ? Self.minutesAndSeconds($0) : UnitFormat.fixed($0, 2) + " s" }
+        let labels = UnitFormat.axisTimes([times.lowerBound, (times.lowerBound + times.upperBound) / 2, times.upperBound])
         let positions = [plot.x, plot.x + plot.width / 2 - labels[1].count / 2, plot.x + plot.width - labels[2].count]
         var end = Int.min
         for (label, x) in zip(labels, positions) where x > end {
             canvas.write(label, x: x, y: row + 1, style: .label)
             end = x + label.count
         }
-    }
-
-    /// `m:ss.s` (`1:02.5`), or `h:mm:ss` from an hour on.
-    static func minutesAndSeconds(_ seconds: Double) -> String {
-        let tenths = Int64((seconds * 10).rounded())
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : String(value) }
-        if tenths >= 36000 { return "\(tenths / 36000):\(two(tenths / 600 % 60)):\(two(tenths / 10 % 60))" }
-        return "\(tenths / 600):\(two(tenths / 10 % 60)).\(tenths % 10)"
     }
 }

@@ -1,5 +1,6 @@
 /// A span of time in a file, as people write it: `1.5..3`, `1.5s..3s`, `250ms..750ms`,
-/// `00:01:02.5..00:01:05`, `90s..` (to the end), `..10s` (from the start).
+/// `00:01:02.5..00:01:05`, `1:02:03.500..` (as `UnitFormat.time` prints), `90s..` (to the end),
+/// `..10s` (from the start).
 public struct TimeRange: Sendable, Equatable, CustomStringConvertible {
     /// Seconds from the start of the file; nil for the beginning.
     public var start: Double?
@@ -30,7 +31,8 @@ public struct TimeRange: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// A time as seconds: `1.5`, `1.5s`, `250ms`, `2min`, `1h`, `01:02.5` (mm:ss), `00:01:02.5` (hh:mm:ss).
+    /// A time as seconds: `1.5`, `1.5s`, `12.345 s`, `250ms`, `2min`, `1h`, `1:02.5` (m:ss), `1:02:03.456`
+    /// (h:mm:ss): every shape `UnitFormat.time` writes reads back.
     /// Nil for malformed or negative times.
     public static func seconds(_ text: String) -> Double? {
         let text = text.trimmingSpaces().lowercased()
@@ -49,7 +51,7 @@ public struct TimeRange: Sendable, Equatable, CustomStringConvertible {
             return total
         }
         for (suffix, scale) in [("ms", 0.001), ("min", 60.0), ("s", 1.0), ("h", 3600.0)] where text.hasSuffix(suffix) {
-            return plainNumber(String(text.dropLast(suffix.count))).map { $0 * scale }
+            return plainNumber(String(text.dropLast(suffix.count).trimmingSpaces())).map { $0 * scale }
         }
         return plainNumber(text)
     }
@@ -63,8 +65,8 @@ public struct TimeRange: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        let format = { (seconds: Double) in UnitFormat.fixed(seconds, 3) + " s" }
-        return (start.map(format) ?? "start") + " .. " + (end.map(format) ?? "end")
+        if let start, let end { return UnitFormat.times(start, end) }
+        return (start.map { UnitFormat.time($0) } ?? "start") + " .. " + (end.map { UnitFormat.time($0) } ?? "end")
     }
 
     /// True when an end is given and lies past the end of a file of `frames` frames at
@@ -83,7 +85,7 @@ public struct TimeRange: Sendable, Equatable, CustomStringConvertible {
     public func frames(in path: String, sampleRate: Int, frames: Int64?) throws(SignalPathError) -> Range<Int64> {
         let rate = Double(sampleRate)
         let total = frames ?? Int64.max
-        let duration = frames.map { "it lasts " + UnitFormat.duration(Double($0) / rate) } ?? "its length is unknown"
+        let duration = frames.map { "it lasts " + UnitFormat.time(Double($0) / rate) } ?? "its length is unknown"
         // Times far beyond any file (found by the fuzzer: `..99999999999999999993s`) clamp to the
         // largest frame number instead of overflowing the conversion.
         func frame(_ seconds: Double) -> Int64 {

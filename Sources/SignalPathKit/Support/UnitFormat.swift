@@ -66,17 +66,6 @@ public enum UnitFormat {
         return value.description
     }
 
-    /// A duration: "0.250 s", "12.500 s", "1 min 02.5 s", "1 h 02 min 03.5 s".
-    public static func duration(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 60 else { return fixed(seconds, 3) + " s" }
-        let tenths = Int64((seconds * 10).rounded())
-        let hours = tenths / 36000
-        let minutes = tenths / 600 % 60
-        let secondsText = twoDigits(tenths / 10 % 60) + "." + String(tenths % 10)
-        if hours > 0 { return "\(hours) h \(twoDigits(minutes)) min \(secondsText) s" }
-        return "\(minutes) min \(secondsText) s"
-    }
-
     /// A byte count in binary units: "512 B", "187.5 KiB", "4.00 GiB".
     public static func bytes(_ count: Int64) -> String {
         let units = ["KiB", "MiB", "GiB", "TiB"]
@@ -106,9 +95,5 @@ public enum UnitFormat {
             output.append(digit)
         }
         return value < 0 ? "-" + output : output
-    }
-
-    private static func twoDigits(_ value: Int64) -> String {
-        value < 10 ? "0\(value)" : "\(value)"
     }
 }

@@ -164,7 +164,8 @@ struct LoudnessCommand: AsyncParsableCommand, LevelAxisCommand {
         let rate = Double(analysis.sampleRate)
         let times = Double(analysis.frames.lowerBound) / rate...Double(analysis.frames.upperBound) / rate
         var view = LoudnessPlot(
-            title: "\(AudioStream.heading(path: summary.path, stream: analysis.stream)) · loudness (BS.1770-4), every \(UnitFormat.shortest(summary.interval)) s",
+            title: "\(AudioStream.heading(path: summary.path, stream: analysis.stream)) · \(UnitFormat.times(times.lowerBound, times.upperBound, separator: "–")) · "
+                + "loudness (BS.1770-4), every \(UnitFormat.shortest(summary.interval)) s",
             points: points, times: times, integrated: summary.integrated)
         view.target = target.map { ($0, tolerance ?? 1) }
         view.summary = summary.summaryLines

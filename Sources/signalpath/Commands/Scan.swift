@@ -156,7 +156,7 @@ struct Scan: AsyncParsableCommand, DataCommand {
         }
         let rescanned = summary.rescanned > 0 ? "; \(summary.rescanned) of them again with this scan's settings (--rescan)" : ""
         var lines = [
-            "Scanned into \(TerminalText.sanitized(db)) in \(UnitFormat.fixed(summary.seconds, 2)) s",
+            "Scanned into \(TerminalText.sanitized(db)) in \(UnitFormat.time(summary.seconds, decimals: 2))",
             "  analysed    \(summary.analysed) (\(UnitFormat.fixed(Double(summary.bytesRead) / 1e6, 1)) MB read\(rescanned))",
             "  unchanged   \(summary.unchanged) (stored rows still hold: not read)",
         ]

@@ -152,12 +152,12 @@ struct Waveform: AsyncParsableCommand, DataCommand {
     /// Rows for the picture: five per lane and the title and time axis, within a terminal.
     static func defaultHeight(channels: Int) -> Int { min(40, 3 + 5 * max(1, min(channels, 6))) }
 
-    /// `take.wav · 0.00–2.00 s · 48000 Hz · linear · 12 clipped samples`: clipped as analyze counts
+    /// `take.wav · 0.000 s–2.000 s · 48000 Hz · linear · 12 clipped samples`: clipped as analyze counts
     /// them (runs of at least 3 full-scale samples), over the lanes drawn (the mix: its frames with any).
     static func title(_ waveform: WaveformEnvelope, scale: WaveformPlot.Scale, floor: Double) -> String {
         let clipped = waveform.clipped.reduce(0, +)
         let heading = AudioStream.heading(path: waveform.path, stream: waveform.stream)
-        return "\(heading) · \(UnitFormat.fixed(waveform.seconds.lowerBound, 2))–\(UnitFormat.fixed(waveform.seconds.upperBound, 2)) s · "
+        return "\(heading) · \(UnitFormat.times(waveform.seconds.lowerBound, waveform.seconds.upperBound, separator: "–")) · "
             + "\(waveform.sampleRate) Hz · " + (scale == .linear ? "linear" : "dBFS from \(UnitFormat.fixed(floor, 0))")
             + (clipped > 0 ? " · \(UnitFormat.grouped(clipped)) clipped sample\(clipped == 1 ? "" : "s")" : "")
     }

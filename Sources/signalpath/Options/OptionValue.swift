@@ -212,7 +212,7 @@ enum OptionValue {
 
     static func timeRange(_ text: String) throws -> TimeRange {
         guard let range = TimeRange(parsing: text) else {
-            throw ValidationError("use START..END, such as 1.5..3, 250ms..750ms, 00:01:02.5..00:01:05, 90s.. or ..10s")
+            throw ValidationError("use START..END, such as 1.5..3, 250ms..750ms, 1:02.5..1:05, 1:02:03.500.., 90s.. or ..10s")
         }
         return range
     }

@@ -6,11 +6,11 @@ struct RangeOptions: ParsableArguments {
     @Option(
         name: [.customShort("r"), .long],
         help: ArgumentHelp(
-            "Time range START..END: 1.5..3, 1.5s..3s, 250ms..750ms, 00:01:02.5..00:01:05, 90s.. (to the end), ..10s (default: the whole file). An end past the file is clamped to it (with a note on standard error); a start past it is an error.",
+            "Time range START..END: 1.5..3, 1.5s..3s, 250ms..750ms, 1:02.5..1:05, 1:02:03.500.. (times as reports print them), 90s.. (to the end), ..10s (default: the whole file). An end past the file is clamped to it (with a note on standard error); a start past it is an error.",
             valueName: "range"), transform: OptionValue.timeRange)
     var range: TimeRange?
 
-    @Option(name: .long, help: ArgumentHelp("Start time (instead of --range): 90, 1.5s, 250ms, 01:30.", valueName: "time"), transform: OptionValue.time)
+    @Option(name: .long, help: ArgumentHelp("Start time (instead of --range): 90, 1.5s, 250ms, 1:30, 1:02:03.500.", valueName: "time"), transform: OptionValue.time)
     var start: Double?
 
     @Option(name: .long, help: ArgumentHelp("Duration from --start (instead of --range).", valueName: "time"), transform: OptionValue.duration)
@@ -36,9 +36,8 @@ struct RangeOptions: ParsableArguments {
         if endsPastPromise, let end = timeRange.end {
             let rate = Double(format.sampleRate)
             StandardError.writeLine(
-                "signalpath: \(TerminalText.sanitized(file.path)): the range ends at \(UnitFormat.fixed(end, 3)) s, past the end of the file "
-                    + "(\(UnitFormat.fixed(Double(format.frames ?? 0) / rate, 3)) s); using \(UnitFormat.fixed(Double(frames.lowerBound) / rate, 3)) s .. "
-                    + "\(UnitFormat.fixed(Double(frames.upperBound) / rate, 3)) s")
+                "signalpath: \(TerminalText.sanitized(file.path)): the range ends at \(UnitFormat.time(end)), past the end of the file "
+                    + "(\(UnitFormat.time(Double(format.frames ?? 0) / rate))); using \(UnitFormat.times(Double(frames.lowerBound) / rate, Double(frames.upperBound) / rate))")
         }
         return frames
     }

@@ -39,7 +39,7 @@ struct LiveLoudnessTests {
             path: scratch.file("take.wav"), source: .descriptor(input), format: .s16le, sampleRate: 48_000, channels: 2, overwrite: false, fftSize: 1024,
             bands: nil)
         var seen: [LiveFrame] = []
-        _ = try recorder.run(duration: nil, framesPerSecond: 10) { frame, _ in
+        _ = try recorder.run(duration: nil, framesPerSecond: 10) { frame, _, _ in
             seen.append(frame)
             return true
         }

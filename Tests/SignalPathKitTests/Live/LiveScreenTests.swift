@@ -3,7 +3,7 @@ import Testing
 
 @Suite("LiveScreen: key hints that fit, the spectrogram's time axis")
 struct LiveScreenTests {
-    static let replayStatus = "▶ 00:12.3 / 01:00.0  ×1  both", statsStatus = "⏸ 12:12.3 / 59:00.0  ×0.25  paused  spectrogram  cache hits 97 %"
+    static let replayStatus = "▶ 0:12.3 / 1:00.0  ×1  both", statsStatus = "⏸ 12:12.3 / 59:00.0  ×0.25  paused  spectrogram  cache hits 97 %"
 
     @Test("at every width from 40 to 200 the line fits and ends with the way out; the wider, the more hints", arguments: [replayStatus, statsStatus])
     func replayHintsFit(status: String) {
@@ -50,7 +50,8 @@ struct LiveScreenTests {
 
     /// A frame at `time` of a 2-channel analyzer (silence).
     func frame(at time: Double) -> LiveFrame {
-        let analyzer = LiveAnalyzer(sampleRate: 48_000, layout: .assumed(channels: 2, container: .wav, sampleFormat: .float(bits: 32)), fftSize: 256, bands: nil)
+        let analyzer = LiveAnalyzer(
+            sampleRate: 48_000, layout: .assumed(channels: 2, container: .wav, sampleFormat: .float(bits: 32)), sampleFormat: .float(bits: 32), fftSize: 256, bands: nil)
         let silence = [Float](repeating: 0, count: 512)
         return silence.withUnsafeBufferPointer { analyzer.frame(time: time, recent: $0, window: $0) }
     }

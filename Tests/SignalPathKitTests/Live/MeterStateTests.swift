@@ -5,7 +5,8 @@ import Testing
 struct MeterStateTests {
     /// A frame with these peaks (dBFS) and clip flags; levels and spectrum do not matter here.
     func frame(peaks: [Double], clipped: [Bool]? = nil) -> LiveFrame {
-        let analyzer = LiveAnalyzer(sampleRate: 8000, layout: .assumed(channels: peaks.count, container: .wav, sampleFormat: .float(bits: 32)), fftSize: 64, bands: nil)
+        let analyzer = LiveAnalyzer(
+            sampleRate: 8000, layout: .assumed(channels: peaks.count, container: .wav, sampleFormat: .float(bits: 32)), sampleFormat: .float(bits: 32), fftSize: 64, bands: nil)
         let silence = [Float](repeating: 0, count: 64 * peaks.count)
         var frame = silence.withUnsafeBufferPointer { analyzer.frame(time: 0, recent: $0, window: $0) }
         frame.peak = peaks

@@ -49,7 +49,7 @@ struct RecordRunnerTests {
         let lines = terminal.lines
         #expect(lines[0].hasPrefix("record test"))
         // 96 000 frames × 4 bytes.
-        #expect(lines[29].hasPrefix("● REC 2.000 s · 375.0 KiB") && lines[29].hasSuffix("q or Ctrl-C stops and finishes the file"), "\(lines[29])")
+        #expect(lines[29].hasPrefix("● REC 2.0 s · 375.0 KiB") && lines[29].hasSuffix("q or Ctrl-C stops and finishes the file"), "\(lines[29])")
         // Half-scale sine: RMS 0.354 of full scale = −9.03 dB (re a full-scale square, as the meters state).
         #expect(lines[27].hasPrefix("left") && lines[27].contains("-9.0 dBFS"), "\(lines[27])")
         #expect(lines[28].hasPrefix("right") && lines[28].contains("-inf dBFS"), "\(lines[28])")

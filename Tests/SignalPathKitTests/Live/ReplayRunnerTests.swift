@@ -13,12 +13,13 @@ func liveTestFile(_ scratch: ScratchDirectory, _ name: String, seconds: Double) 
     return scratch.write(name, PCMFileBuilder(container: .wav, encoding: .signed16, channels: 2, sampleRate: rate).file(samples: samples))
 }
 
-/// The play head and pause state of the transport line (`▶ 00:12.3 / 01:00.0  ×1  both …`).
+/// The play head and pause state of the transport line (`▶ 12.3 s / 20.0 s  ×1  both …`,
+/// `▶ 0:12.3 / 1:00.0 …`), read as `--range` reads a time.
 func transport(_ lines: [String]?) -> (position: Double, paused: Bool, line: String)? {
-    guard let line = lines?.last(where: { $0.hasPrefix("▶ ") || $0.hasPrefix("⏸ ") }) else { return nil }
-    let clock = line.split(separator: " ")[1].split(separator: ":")
-    guard clock.count == 2, let minutes = Double(clock[0]), let seconds = Double(clock[1]) else { return nil }
-    return (minutes * 60 + seconds, line.hasPrefix("⏸"), line)
+    guard let line = lines?.last(where: { $0.hasPrefix("▶ ") || $0.hasPrefix("⏸ ") }),
+        let slash = line.firstRange(of: " / "), let seconds = TimeRange.seconds(String(line[line.index(line.startIndex, offsetBy: 2)..<slash.lowerBound]))
+    else { return nil }
+    return (seconds, line.hasPrefix("⏸"), line)
 }
 
 /// The labels under the spectrogram's time axis: `0.05 s … 2.00 s`.

@@ -101,12 +101,4 @@ struct LoudnessPlotTests {
         #expect(!shortTerm.canvas.text.contains("momentary"), "nor in the legend")
         #expect((drawn.plot.lowerBound + 2..<drawn.gap.lowerBound).allSatisfy { x in shortTerm.canvas[x, middle]?.style == .trace(0) })
     }
-
-    @Test("time labels: m:ss, h:mm:ss from an hour, tenths when asked")
-    func clock() {
-        #expect(LoudnessPlot.clock(0, decimals: 0) == "0:00")
-        #expect(LoudnessPlot.clock(75.04, decimals: 1) == "1:15.0")
-        #expect(LoudnessPlot.clock(3725, decimals: 0) == "1:02:05")
-        #expect(LoudnessPlot.clock(59.96, decimals: 1) == "1:00.0")
-    }
 }

@@ -10,11 +10,13 @@ struct TimeRangeTests {
         let cases: [(String, Double?, Double?)] = [
             ("1.5..3", 1.5, 3), ("1.5s..3s", 1.5, 3), ("250ms..750ms", 0.25, 0.75), ("00:01:02.5..00:01:05", 62.5, 65),
             ("90s..", 90, nil), ("..10s", nil, 10), ("1:30..2:00", 90, 120), ("2min..3min", 120, 180), (" 0 .. 1h ", 0, 3600),
+            // The shapes reports print (UnitFormat.time) read back.
+            ("..5 s", nil, 5), ("12.345 s..1:02.500", 12.345, 62.5), ("0:00:00.000..1:02:03.456", 0, 3723.456),
         ]
         for (text, start, end) in cases {
             #expect(TimeRange(parsing: text) == TimeRange(start: start, end: end), "\(text)")
         }
-        for bad in ["", "..", "3", "1..2..3", "-1..2", "a..b", "1e3..2", "00:61:00..", "1.2.3..4", "1:2:3:4..", "..5 s", "10x.."] {
+        for bad in ["", "..", "3", "1..2..3", "-1..2", "a..b", "1e3..2", "00:61:00..", "1.2.3..4", "1:2:3:4..", "..5 x", "10x..", "1:60.000..", "..5 s s"] {
             #expect(TimeRange(parsing: bad) == nil, "'\(bad)' should not parse")
         }
     }
