@@ -38,7 +38,7 @@ struct SignalPath: AsyncParsableCommand {
         // (BENCHMARKS.md, start-up).
         subcommands: [
             Info.self, Analyze.self, LoudnessCommand.self, Check.self, Events.self, Spectrum.self, Spectrogram.self, Waveform.self, Scan.self, Export.self,
-            Merge.self, Replay.self, Record.self,
+            Merge.self, Replay.self, Record.self, ReplayGainCommand.self,
         ]
     )
 
