@@ -12,6 +12,9 @@
     python3 Tests/Reference/replaygain_reference.py read FILE...
         Prints JSON per file: its tags as mutagen reads them (keys upper-cased, MP4 freeform atoms
         without the ----:com.apple.iTunes: prefix), its pictures, and the decoded audio's MD5.
+    python3 Tests/Reference/replaygain_reference.py opus-gain SOURCE TARGET DB
+        Copies an Ogg Opus file with its header's output gain set to DB (RFC 7845 §5.1, Q7.8) and
+        the first page's CRC made again; prints the decoded copy's loudness (ffmpeg applies the gain).
 """
 import json, os, subprocess, sys
 import numpy as np
@@ -148,8 +151,35 @@ def read(paths):
     print(json.dumps(result))
 
 
+def opus_gain(source, target, decibels):
+    import struct
+    data = bytearray(open(source, "rb").read())
+    segments = data[26]
+    payload = 27 + segments
+    assert data[:4] == b"OggS" and data[payload:payload + 8] == b"OpusHead"
+    struct.pack_into("<h", data, payload + 16, int(round(decibels * 256)))
+    # Ogg's CRC-32: polynomial 0x04c11db7, not reflected, over the page with its CRC field zeroed.
+    table = []
+    for index in range(256):
+        register = index << 24
+        for _ in range(8):
+            register = ((register << 1) ^ 0x04C11DB7) if register & 0x80000000 else (register << 1)
+        table.append(register & 0xFFFFFFFF)
+    size = payload + sum(data[27:27 + segments])
+    data[22:26] = b"\0\0\0\0"
+    crc = 0
+    for byte in data[:size]:
+        crc = ((crc << 8) ^ table[((crc >> 24) & 0xFF) ^ byte]) & 0xFFFFFFFF
+    struct.pack_into("<I", data, 22, crc)
+    open(target, "wb").write(data)
+    samples, rate = decode(target)
+    print(json.dumps({"lufs": gated(gating_blocks(samples, rate))}))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "make":
         make(sys.argv[2])
+    elif sys.argv[1] == "opus-gain":
+        opus_gain(sys.argv[2], sys.argv[3], float(sys.argv[4]))
     else:
         read(sys.argv[2:])

@@ -221,4 +221,23 @@ struct ReplayGainCLITests {
         #expect(written.status == 0 && written.stdout.isEmpty)
         #expect((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])?["schema"] as? String == "signalpath.replaygain/1")
     }
+
+    @Test("Opus: R128_TRACK_GAIN is relative to the header's output gain (RFC 7845), which the decoded loudness includes")
+    func opusOutputGain() throws {
+        let tracks = try copy("opus", into: "output-gain")
+        let gained = scratch.file("output-gain/gained.opus")
+        let made = try run(
+            "/usr/bin/env", ["python3", repositoryRoot + "/Tests/Reference/replaygain_reference.py", "opus-gain", tracks[0], gained, "-6"], timeout: 120)
+        try #require(made.status == 0, "\(made.stderr)")
+        let lufs = try #require((try JSONSerialization.jsonObject(with: made.stdoutData) as? [String: Double])?["lufs"])
+        let result = try signalpath("replaygain", tracks[0], gained)
+        #expect(result.status == 0, "\(result.stderr)")
+        let read = try read([tracks[0], gained])
+        let plainFile = try #require(read[tracks[0]]), gainedFile = try #require(read[gained])
+        let plain = try #require(tag(plainFile, "R128_TRACK_GAIN").flatMap { Double($0) })
+        let withGain = try #require(tag(gainedFile, "R128_TRACK_GAIN").flatMap { Double($0) })
+        #expect(abs(withGain / 256 - (-23 - lufs)) <= 0.05 + 0.5 / 256, "\(withGain), reference \((-23 - lufs) * 256)")
+        // The header already takes 6 dB off: the tag gives back 6 dB more than the plain file's.
+        #expect(abs(withGain - plain - 6 * 256) <= 1, "\(withGain) against \(plain)")
+    }
 }

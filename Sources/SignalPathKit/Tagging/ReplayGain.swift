@@ -5,6 +5,8 @@ public struct ReplayGain: Sendable, Equatable {
     public static let referenceLoudness = -18.0
     public static let r128Reference = -23.0
 
+    /// The file the fields are for.
+    public var path: String
     public var container: TagContainer
     /// The track's integrated loudness, LUFS.
     public var trackLoudness: Double
@@ -13,7 +15,8 @@ public struct ReplayGain: Sendable, Equatable {
     /// The album's loudness, LUFS (its tracks' gating blocks gated together), and peak: nil for a track alone.
     public var album: (loudness: Double, peak: Double)?
 
-    public init(container: TagContainer, trackLoudness: Double, trackPeak: Double, album: (loudness: Double, peak: Double)?) {
+    public init(path: String, container: TagContainer, trackLoudness: Double, trackPeak: Double, album: (loudness: Double, peak: Double)?) {
+        self.path = path
         self.container = container
         self.trackLoudness = trackLoudness
         self.trackPeak = trackPeak
@@ -21,7 +24,7 @@ public struct ReplayGain: Sendable, Equatable {
     }
 
     public static func == (a: ReplayGain, b: ReplayGain) -> Bool {
-        a.container == b.container && a.trackLoudness == b.trackLoudness && a.trackPeak == b.trackPeak
+        a.path == b.path && a.container == b.container && a.trackLoudness == b.trackLoudness && a.trackPeak == b.trackPeak
             && a.album?.loudness == b.album?.loudness && a.album?.peak == b.album?.peak
     }
 

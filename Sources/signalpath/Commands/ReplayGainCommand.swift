@@ -159,20 +159,40 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
         let measured = results.compactMap { try? $0.get() }.filter { $0.loudness.integrated != nil }
         let albumValues: (loudness: Double, peak: Double)? =
             group.isAlbum ? TrackLoudness.albumLoudness(measured.map(\.loudness)).map { ($0, measured.map { peakValue($0.loudness) }.max() ?? 0) } : nil
-        for result in results {
+        let gains: [Result<ReplayGain, SignalPathError>] = results.map { result in
+            result.flatMap { track in
+                guard let integrated = track.loudness.integrated else {
+                    return .failure(.invalidRequest(path: track.path, reason: "no loudness to level: silent, or shorter than 0.4 s"))
+                }
+                return .success(ReplayGain(path: track.path, container: track.container, trackLoudness: integrated, trackPeak: peakValue(track.loudness), album: albumValues))
+            }
+        }
+        // The files are rewritten side by side too: each is a copy, TagLib and an fsync, mostly
+        // waiting on the disk. Reported, and recorded in the ledger, in the order named.
+        var planned: [String: ReplayGain] = [:]
+        for case .success(let gain) in gains { planned[gain.path] = gain }
+        let toWrite = gains.compactMap { try? $0.get().path }
+        var written: [String: Result<ReplayGain, SignalPathError>] = [:]
+        if writes {
+            let work = planned
+            await forEachFileInOrder(toWrite, workers: workers) { path throws(SignalPathError) in
+                let gain = work[path]!
+                try TagRewrite.rewrite(path, container: gain.container, removing: ReplayGain.managedKeys(gain.container), setting: gain.fields)
+                return gain
+            } deliver: { result in
+                if case .success(let gain) = result { written[gain.path] = result } else if case .failure(let error) = result { written[error.path] = result }
+            }
+        }
+        for result in gains {
             counts.files += 1
             do throws(SignalPathError) {
-                let track = try result.get()
-                guard let integrated = track.loudness.integrated else {
-                    throw SignalPathError.invalidRequest(path: track.path, reason: "no loudness to level: silent, or shorter than 0.4 s")
-                }
-                let gain = ReplayGain(container: track.container, trackLoudness: integrated, trackPeak: peakValue(track.loudness), album: albumValues)
+                var gain = try result.get()
                 if writes {
-                    try TagRewrite.rewrite(track.path, container: track.container, removing: ReplayGain.managedKeys(track.container), setting: gain.fields)
-                    try ledger?.record(track.path, settings: settings, album: albumKey, gain: gain)
+                    gain = try written[gain.path]!.get()
+                    try ledger?.record(gain.path, settings: settings, album: albumKey, gain: gain)
                 }
                 counts.written += 1
-                report(path: track.path, status: writes ? "written" : "would_write", gain: gain, writer: &writer)
+                report(path: gain.path, status: writes ? "written" : "would_write", gain: gain, writer: &writer)
             } catch {
                 counts.failed += 1
                 writer.failed(error)
@@ -193,7 +213,7 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
                 }
                 let file = try await AudioFile.load(path)
                 guard let container = TagContainer(format: file.format) else { continue }
-                let expected = ReplayGain(container: container, trackLoudness: 0, trackPeak: 0, album: group.isAlbum ? (0, 0) : nil)
+                let expected = ReplayGain(path: path, container: container, trackLoudness: 0, trackPeak: 0, album: group.isAlbum ? (0, 0) : nil)
                 if expected.isCurrent(in: try TagLibrary.fields(of: path, container: container)) { current.insert(path) }
             } catch {
                 // Measured (and reported) as any other file.
