@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "signalpath", targets: ["signalpath"]),
         .executable(name: "signalpath-sha256", targets: ["signalpath-sha256"]),
         .library(name: "SignalPathKit", targets: ["SignalPathKit"]),
+        // TagLib behind a few C functions, opened with dlopen by `replaygain` (Tagging/TagLibrary.swift).
+        .library(name: "SignalPathTagLib", type: .dynamic, targets: ["SignalPathTagLib"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -59,6 +61,16 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The TagLib shim's declarations only: `replaygain` opens libSignalPathTagLib.so on first use.
+        .systemLibrary(
+            name: "CTagLib",
+            providers: [.apt(["libtag1-dev"])]
+        ),
+        // C++ over TagLib: sets and reads named fields in each container's tag (its header says why C++).
+        .target(
+            name: "SignalPathTagLib",
+            linkerSettings: [.linkedLibrary("tag")]
+        ),
         // Kernels compiled for x86-64-v3 (AVX2), called only where the processor has it
         // (SignalPathKit's ProcessorFeatures); everything else stays at the x86-64 baseline.
         .target(
@@ -68,7 +80,7 @@ let package = Package(
         .target(
             name: "SignalPathKit",
             dependencies: [
-                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite", "DescriptorMessage",
+                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite", "CTagLib", "DescriptorMessage",
             ],
             swiftSettings: optimizedTests ? [.unsafeFlags(["-O"])] : [],
             // FFTW linked from its static archive (libfftw3-dev ships it): the shared library's

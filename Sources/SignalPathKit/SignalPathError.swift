@@ -29,6 +29,8 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
     case write(path: String, errno: Int32)
     /// An output file cannot be created (`errno`): its directory is missing or not writable.
     case cannotCreate(path: String, errno: Int32)
+    /// A file's tags could not be rewritten (replaygain): the file itself is unchanged.
+    case tagsNotWritten(path: String, reason: String)
     /// A results database (scan, export, merge) failed: `kind` says how, for the exit code.
     case database(path: String, reason: String, kind: DatabaseFailure)
 
@@ -65,7 +67,7 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case .notFound(let path), .permissionDenied(let path), .isDirectory(let path),
             .notRegularFile(let path, _), .io(let path, _, _), .unrecognizedFormat(let path, _),
             .malformed(let path, _), .notSeekable(let path), .invalidRequest(let path, _), .unavailable(let path, _),
-            .write(let path, _), .cannotCreate(let path, _), .database(let path, _, _):
+            .write(let path, _), .cannotCreate(let path, _), .database(let path, _, _), .tagsNotWritten(let path, _):
             return path
         case .device(let name, _): return "ALSA device '\(name)'"
         }
@@ -85,7 +87,7 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case .unrecognizedFormat(_, let reason), .malformed(_, let reason), .invalidRequest(_, let reason):
             return reason
         case .notSeekable: return "input is a stream and cannot seek backwards"
-        case .device(_, let reason), .unavailable(_, let reason), .database(_, let reason, _): return reason
+        case .device(_, let reason), .unavailable(_, let reason), .database(_, let reason, _), .tagsNotWritten(_, let reason): return reason
         case .write(_, let code): return "write failed: \(String(cString: strerror(code)))"
         case .cannotCreate(_, let code): return "cannot create: \(String(cString: strerror(code)))"
         }
@@ -98,7 +100,7 @@ public enum SignalPathError: Error, Sendable, Equatable, CustomStringConvertible
         case .device, .unavailable: return .cannotOpen
         case .unrecognizedFormat, .malformed: return .badData
         case .notSeekable, .invalidRequest: return .usage
-        case .cannotCreate: return .cannotCreate
+        case .cannotCreate, .tagsNotWritten: return .cannotCreate
         case .database(_, _, let kind):
             switch kind {
             case .cannotCreate: return .cannotCreate

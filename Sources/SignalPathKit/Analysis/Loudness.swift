@@ -43,6 +43,19 @@ public struct Loudness: Sendable, Equatable {
         range = Self.loudnessRange(shortTerm)
     }
 
+    /// The weighted mean squares of every 400 ms gating block of the sub-blocks (stepping 100 ms):
+    /// what the integrated loudness gates. Several programmes' blocks pooled give the loudness of
+    /// them played in a row without their joins (ReplayGain 2.0's album loudness).
+    public static func gatingBlocks(subBlockEnergy energy: [Double], subBlockFrames frames: [Int]) -> [Double] {
+        blockLoudness(energy, frames, length: momentarySubBlocks).map(\.meanSquare)
+    }
+
+    /// The integrated loudness of gating blocks' mean squares (`gatingBlocks`), gated as one
+    /// programme; nil when none passes the gates.
+    public static func integrated(gatingBlocks meanSquares: [Double]) -> Double? {
+        gatedLoudness(meanSquares.map { Block(meanSquare: $0, loudness: loudness(meanSquare: $0)) }, relativeGate: relativeGate)
+    }
+
     /// −0.691 + 10·log10(mean square), the loudness of a block's weighted mean square.
     public static func loudness(meanSquare: Double) -> Double { -0.691 + 10 * log10(meanSquare) }
 

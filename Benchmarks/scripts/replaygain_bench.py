@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""replaygain's benchmarks (issue 43), run by run_bench.py or alone: `replaygain_bench.py SIGNALPATH DATA_DIR`.
+
+On fresh copies of the same files before every run (hyperfine --prepare), so every run writes:
+- an album of 6 × 60 s FLAC tracks (44.1 kHz stereo 16-bit, synthesized music and noise):
+  `signalpath replaygain --album --peak true` against `loudgain -a -s i` (whose peaks are true peaks);
+- a library of 1 000 short FLAC files (1-3 s, 20 folders of 50): `signalpath replaygain LIBRARY`
+  (each folder an album) against loudgain per folder, one after another and under `parallel -j2`;
+  stated in files per second.
+"""
+import os, random, shutil, subprocess, sys, tempfile
+
+import numpy as np
+import soundfile as sf
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scan_bench import hyperfine
+
+
+def synthesized(seconds, rate, rng):
+    frames = int(seconds * rate)
+    t = np.arange(frames) / rate
+    notes = rng.uniform(80, 900, 4)
+    tone = sum(np.sin(2 * np.pi * f * t + rng.uniform(0, 6)) for f in notes) / 4
+    envelope = 0.6 + 0.4 * np.sin(2 * np.pi * rng.uniform(0.1, 2) * t)
+    x = rng.uniform(0.1, 0.6) * (0.7 * tone * envelope + 0.1 * rng.standard_normal(frames))
+    return np.stack([x, np.roll(x, 31)], axis=1).clip(-1, 1)
+
+
+def make(directory, files, seconds, per_folder, seed):
+    if os.path.isdir(directory):
+        return
+    rng = np.random.default_rng(seed)
+    durations = random.Random(seed)
+    partial = directory + ".part"
+    shutil.rmtree(partial, ignore_errors=True)
+    for index in range(files):
+        folder = os.path.join(partial, f"album-{index // per_folder:02}")
+        os.makedirs(folder, exist_ok=True)
+        length = seconds if seconds else durations.uniform(1, 3)
+        sf.write(os.path.join(folder, f"track-{index % per_folder:02}.flac"), synthesized(length, 44100, rng), 44100, subtype="PCM_16")
+    os.rename(partial, directory)
+
+
+def run(signalpath, data):
+    """Returns (groups, targets) in run_bench.py's shapes."""
+    album, library = os.path.join(data, "replaygain-album-6x60s"), os.path.join(data, "replaygain-library-1000")
+    make(album, 6, 60, 6, 43)
+    make(library, 1000, None, 50, 44)
+    work = tempfile.mkdtemp(prefix="signalpath-replaygain-bench-")
+    ours, theirs = os.path.join(work, "ours"), os.path.join(work, "theirs")
+    fresh = lambda source, target: f"rm -rf {target} && cp -r {source} {target}"
+    album_ours, album_theirs = os.path.join(ours, "album-00"), os.path.join(theirs, "album-00")
+    album_commands = [
+        ("signalpath replaygain --album --peak true, 6 × 60 s FLAC", f"{signalpath} replaygain --album --peak true {album_ours}/*.flac > /dev/null"),
+        ("loudgain -a -s i, 6 × 60 s FLAC", f"loudgain -q -a -s i {album_theirs}/*.flac > /dev/null"),
+    ]
+    results = hyperfine_prepared(album_commands, [fresh(album, ours), fresh(album, theirs)], runs=3)
+    groups = [("replaygain: an album of 6 × 60 s (issue 43)", album_commands, results, None)]
+    t = lambda name: results[name]["median"]
+    targets = [("replaygain: album of 6 × 60 s ≥ 10× faster than loudgain", t(album_commands[1][0]) / t(album_commands[0][0]), 10, "≥")]
+
+    library_commands = [
+        ("signalpath replaygain LIBRARY, 1 000 files", f"{signalpath} replaygain {ours} > /dev/null"),
+        ("loudgain -a -s i per folder, 1 000 files", f"for d in {theirs}/*/; do loudgain -q -a -s i $d*.flac; done > /dev/null"),
+        ("parallel -j2 loudgain -a -s i per folder, 1 000 files",
+         f"ls -d {theirs}/*/ | parallel --will-cite -j2 'loudgain -q -a -s i {{}}*.flac' > /dev/null"),
+    ]
+    library_results = hyperfine_prepared(library_commands, [fresh(library, ours), fresh(library, theirs), fresh(library, theirs)], runs=2)
+    groups.append(("replaygain: a library of 1 000 files of 1–3 s (issue 43)", library_commands, library_results, None))
+    for name, _ in library_commands:
+        targets.append((f"replaygain: {name}, files/s", 1000 / library_results[name]["median"], 0, "≥ files/s"))
+    shutil.rmtree(work, ignore_errors=True)
+    return groups, targets
+
+
+def hyperfine_prepared(commands, prepares, runs):
+    """hyperfine with a --prepare of its own for each command (a fresh copy of the files)."""
+    results = {}
+    for (name, command), prepare in zip(commands, prepares):
+        results.update(hyperfine([(name, command)], runs=runs, prepare=prepare))
+    return results
+
+
+if __name__ == "__main__":
+    groups, targets = run(sys.argv[1], sys.argv[2])
+    for title, commands, results, _ in groups:
+        print(title)
+        for name, _ in commands:
+            r = results[name]
+            print(f"  {name}: {r['median']:.3f} s ({r['min']:.3f}–{r['max']:.3f})")
+    for name, value, limit, relation in targets:
+        print(f"{name}: {value:.2f} (target {relation} {limit})")
