@@ -61,6 +61,11 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Declarations only: libsoxr is opened when compare first resamples (Analysis/Resampler.swift).
+        .systemLibrary(
+            name: "CSoxr",
+            providers: [.apt(["libsoxr-dev"])]
+        ),
         // Kernels compiled for x86-64-v3 (AVX2), called only where the processor has it
         // (SignalPathKit's ProcessorFeatures); everything else stays at the x86-64 baseline.
         .target(
@@ -70,7 +75,7 @@ let package = Package(
         .target(
             name: "SignalPathKit",
             dependencies: [
-                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite", "DescriptorMessage",
+                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite", "CSoxr", "DescriptorMessage",
             ],
             swiftSettings: optimizedTests ? [.unsafeFlags(["-O"])] : [],
             // FFTW linked from its static archive (libfftw3-dev ships it): the shared library's
