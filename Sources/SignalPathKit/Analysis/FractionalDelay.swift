@@ -46,31 +46,31 @@ struct FractionalDelay: Sendable {
     /// `-halfLength + 1 ..< frames + halfLength`.
     func apply(_ input: UnsafePointer<Float>, channels: Int, frames: Int, into output: UnsafeMutablePointer<Float>) {
         let half = Self.halfLength
+        let count = frames * channels
+        // Interleaved frames are one run of samples in which a channel's neighbours lie `channels`
+        // apart: eight outputs at a time (whichever channels they are), each tap one contiguous load.
+        let first = input - (half - 1) * channels
         coefficients.withUnsafeBufferPointer { taps in
-            for channel in 0..<channels {
-                var frame = 0
-                // Four outputs at a time share each coefficient load.
-                while frame + 4 <= frames {
-                    var sums = SIMD4<Float>(repeating: 0)
-                    var source = input + (frame - half + 1) * channels + channel
-                    for tap in 0..<2 * half {
-                        let weight = taps[tap]
-                        sums += weight * SIMD4(source[0], source[channels], source[2 * channels], source[3 * channels])
-                        source += channels
-                    }
-                    for lane in 0..<4 { output[(frame + lane) * channels + channel] = sums[lane] }
-                    frame += 4
+            var index = 0
+            while index + 8 <= count {
+                var sums = SIMD8<Float>(repeating: 0)
+                var source = first + index
+                for tap in 0..<2 * half {
+                    sums += taps[tap] * UnsafeRawPointer(source).loadUnaligned(as: SIMD8<Float>.self)
+                    source += channels
                 }
-                while frame < frames {
-                    var sum: Float = 0
-                    var source = input + (frame - half + 1) * channels + channel
-                    for tap in 0..<2 * half {
-                        sum += taps[tap] * source[0]
-                        source += channels
-                    }
-                    output[frame * channels + channel] = sum
-                    frame += 1
+                UnsafeMutableRawPointer(output + index).storeBytes(of: sums, as: SIMD8<Float>.self)
+                index += 8
+            }
+            while index < count {
+                var sum: Float = 0
+                var source = first + index
+                for tap in 0..<2 * half {
+                    sum += taps[tap] * source[0]
+                    source += channels
                 }
+                output[index] = sum
+                index += 1
             }
         }
     }

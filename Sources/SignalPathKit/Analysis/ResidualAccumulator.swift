@@ -61,25 +61,63 @@ struct ResidualAccumulator {
                         secondSamples.append(0)
                     }
                     var energy: Double = 0
-                    for channel in 0..<channels {
-                        var aa: Float = 0, ab: Float = 0, bb: Float = 0, rr: Float = 0
-                        var largest: Float = 0
-                        var index = block * channels + channel
-                        for _ in block..<blockEnd {
-                            let x = a[index], y = b[index] * scale, r = x - y
+                    if 8 % channels == 0 {
+                        // Eight lanes over the interleaved run: lane l always holds channel l % channels.
+                        var aa = SIMD8<Float>(repeating: 0), ab = aa, bb = aa, rr = aa, largest = aa
+                        var index = block * channels
+                        let end = blockEnd * channels
+                        while index + 8 <= end {
+                            let x = UnsafeRawPointer(a.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self)
+                            let y = UnsafeRawPointer(b.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self) * scale
+                            let r = x - y
                             aa += x * x
                             ab += x * y
                             bb += y * y
                             rr += r * r
-                            largest = max(largest, abs(r))
-                            index += channels
+                            largest = pointwiseMax(largest, pointwiseMax(r, -r))
+                            index += 8
                         }
-                        sumAA[channel] += Double(aa)
-                        sumAB[channel] += Double(ab)
-                        sumBB[channel] += Double(bb)
-                        sumRR[channel] += Double(rr)
-                        energy += Double(rr)
-                        peak = max(peak, largest)
+                        for lane in 0..<8 {
+                            let channel = lane % channels
+                            sumAA[channel] += Double(aa[lane])
+                            sumAB[channel] += Double(ab[lane])
+                            sumBB[channel] += Double(bb[lane])
+                            sumRR[channel] += Double(rr[lane])
+                            energy += Double(rr[lane])
+                        }
+                        peak = max(peak, largest.max())
+                        while index < end {
+                            let x = a[index], y = b[index] * scale, r = x - y
+                            let channel = index % channels
+                            sumAA[channel] += Double(x * x)
+                            sumAB[channel] += Double(x * y)
+                            sumBB[channel] += Double(y * y)
+                            sumRR[channel] += Double(r * r)
+                            energy += Double(r * r)
+                            peak = max(peak, abs(r))
+                            index += 1
+                        }
+                    } else {
+                        for channel in 0..<channels {
+                            var aa: Float = 0, ab: Float = 0, bb: Float = 0, rr: Float = 0
+                            var largest: Float = 0
+                            var index = block * channels + channel
+                            for _ in block..<blockEnd {
+                                let x = a[index], y = b[index] * scale, r = x - y
+                                aa += x * x
+                                ab += x * y
+                                bb += y * y
+                                rr += r * r
+                                largest = max(largest, abs(r))
+                                index += channels
+                            }
+                            sumAA[channel] += Double(aa)
+                            sumAB[channel] += Double(ab)
+                            sumBB[channel] += Double(bb)
+                            sumRR[channel] += Double(rr)
+                            energy += Double(rr)
+                            peak = max(peak, largest)
+                        }
                     }
                     secondEnergy[second] += energy
                     secondSamples[second] += (blockEnd - block) * channels
