@@ -119,4 +119,59 @@ struct CompareCLITests {
         let report = try signalpath("compare", try #require(pair["a"] as? String), try #require(pair["b"] as? String), "--max-residual", "-60")
         #expect(report.status == 1 && report.stdout.contains("FAIL") && report.stdout.contains("residual"), "\(report.stdout)")
     }
+
+    @Test("--pairs: an NDJSON line per pair in the list's order, a missing file among them reported (exit 66) while the others are compared, then the summary")
+    func pairsList() throws {
+        let delay = try pair("delay"), flac = try pair("flac")
+        let missing = Self.madeMaterial.scratch.file("no-such-file.wav")
+        let lines = [
+            "# A, a tab, B", "\(try #require(delay["a"] as? String))\t\(try #require(delay["b"] as? String))", "",
+            "\(missing)\t\(try #require(flac["b"] as? String))", "\(try #require(flac["a"] as? String))\t\(try #require(flac["b"] as? String))",
+        ]
+        let list = Self.madeMaterial.scratch.write("pairs.tsv", Array((lines.joined(separator: "\n") + "\n").utf8))
+        let result = try signalpath("compare", "--pairs", list, "--format", "ndjson")
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(result.stderr.contains("no-such-file.wav"))
+        let records = try result.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        try #require(records.count == 4, "\(result.stdout)")
+        #expect(records.allSatisfy { $0["schema"] as? String == "signalpath.compare/1" })
+        let delaySamples = try #require((records[0]["alignment"] as? [String: Any])?["delay_samples"] as? Double)
+        #expect(abs(delaySamples - 37.25) <= 0.02)
+        #expect(records[1]["path"] as? String == missing && records[1]["exit_code"] as? Int == 66)
+        #expect(records[2]["identical"] as? Bool == true)
+        let summary = try #require(records[3]["summary"] as? [String: Any])
+        #expect(summary["pairs"] as? Int == 3 && summary["unreadable"] as? Int == 1 && summary["passed"] as? Int == 2)
+
+        let malformed = Self.madeMaterial.scratch.write("pairs-bad.tsv", Array("only-one-path.wav\n".utf8))
+        let refused = try signalpath("compare", "--pairs", malformed)
+        #expect(refused.status == 64 && refused.stderr.contains("line 1"), "\(refused.stderr)")
+    }
+
+    @Test("--output diff.png: a PNG of the chart's size whose residual trace is drawn in both panels; a picture of a --pairs list is refused")
+    func differencePicture() throws {
+        let pair = try pair("mp3")
+        let picture = Self.madeMaterial.scratch.file("diff.png")
+        let result = try signalpath("compare", try #require(pair["a"] as? String), try #require(pair["b"] as? String), "--output", picture, "--force")
+        #expect(result.status == 0, "\(result.stderr)")
+        let bytes = try #require(FileManager.default.contents(atPath: picture))
+        #expect(bytes.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        // IHDR: width and height, big-endian, at bytes 16-23.
+        let size = [16, 20].map { offset in bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        #expect(size == [1200, 675], "\(size)")
+        // The residual's colour (the light theme's third trace, #009E73) in the upper and the lower half.
+        let python = try #require(which("python3"))
+        let script = """
+            import sys; from PIL import Image
+            image = Image.open(sys.argv[1]).convert("RGB"); w, h = image.size
+            def count(top, bottom): return sum(1 for y in range(top, bottom) for x in range(w) if image.getpixel((x, y)) == (0, 158, 115))
+            print(count(0, h // 2), count(h // 2, h))
+            """
+        let counted = try run(python, ["-c", script, picture])
+        let counts = counted.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        #expect(counts.count == 2 && counts.allSatisfy { $0 > 200 }, "\(counted.stdout) \(counted.stderr)")
+
+        let list = Self.madeMaterial.scratch.write("one-pair.tsv", Array("\(try #require(pair["a"] as? String))\t\(try #require(pair["b"] as? String))\n".utf8))
+        let refused = try signalpath("compare", "--pairs", list, "--output", Self.madeMaterial.scratch.file("list.png"))
+        #expect(refused.status == 64 && refused.stderr.contains("--pairs"), "\(refused.stderr)")
+    }
 }

@@ -22,6 +22,8 @@ struct Compare: AsyncParsableCommand, DataCommand {
 
             The report is what a terminal and a pipe get alike; programs ask for --format json \
             (schema signalpath.compare/1), ndjson (a line per pair) or csv (a row per pair). \
+            --output diff.png (or .svg, .pdf) draws the difference: the third-octave spectra of A, \
+            B aligned and the residual, and the residual's RMS per second. \
             --pairs FILE compares many pairs: one line per pair, A and B separated by a tab.
 
             Exit status: 0; with --max-residual, 1 when any pair's aligned residual RMS is above \
@@ -31,11 +33,12 @@ struct Compare: AsyncParsableCommand, DataCommand {
               signalpath compare master.wav render.flac
               signalpath compare before.wav after.mp3 --channel left --range 10s..40s
               signalpath compare plugin-a.wav plugin-b.wav --max-residual -50 || echo differs
+              signalpath compare master.wav transfer.wav --output diff.png
               signalpath compare --pairs renders.tsv --format ndjson > report.ndjson
             """
     )
     static let name = "compare"
-    static let formats: [OutputFormat] = [.text, .csv, .tsv, .json, .ndjson]
+    static let formats: [OutputFormat] = [.text, .csv, .tsv, .json, .ndjson, .png, .svg, .pdf]
     static let view = TerminalView.report
 
     @Argument(help: ArgumentHelp("The two files: A (the reference) and B (compared with it).", valueName: "file"))
@@ -66,6 +69,9 @@ struct Compare: AsyncParsableCommand, DataCommand {
         if pairs == nil && files.count != 2 { throw ValidationError("Name two files, A and B (or a list of pairs with --pairs).") }
         if pairs != nil && !files.isEmpty { throw ValidationError("Give two files or --pairs FILE, not both.") }
         if files.contains("-") { throw ValidationError("compare reads its files more than once: name files, not standard input.") }
+        if pairs != nil && output.resolvedFormat.isPicture {
+            throw ValidationError("--pairs: a picture shows one pair; compare two files for it, or write the list's results as json, ndjson or csv.")
+        }
     }
 
     func run() async throws {
@@ -117,6 +123,13 @@ struct Compare: AsyncParsableCommand, DataCommand {
             if writer.successes == 0 { table.append(SignalComparison.csvHeader) }
             table.append(comparison.csvRow(maximumResidual: maxResidual))
             writer.write(table.text)
+        case .png, .svg, .pdf:
+            do throws(SignalPathError) {
+                writer.write(bytes: try ChartRenderer.render(comparison.chart(ChartStyle()), as: writer.format.chart!))
+            } catch {
+                writer.failed(error)
+                return
+            }
         default: break
         }
         writer.succeeded(json: comparison.jsonMembers(maximumResidual: maxResidual))
