@@ -21,7 +21,8 @@ struct ResidualAccumulator {
     private var powers: [[Double]]
     private var segments = 0
     private var scratch: [Float]
-    private var mono: [[Float]]
+    /// One segment of a signal's channel mean, windowed.
+    private var segment: [Float]
 
     init(channels: Int, sampleRate: Int, inverseGain: Float, totalFrames: Int, segmentFrames: Int, maximumSegments: Int) {
         self.channels = channels
@@ -36,20 +37,13 @@ struct ResidualAccumulator {
         segmentHop = max(hop, ((totalFrames / maximumSegments) + hop - 1) / hop * hop)
         powers = Array(repeating: Array(repeating: 0, count: segmentFrames / 2 + 1), count: 3)
         scratch = Array(repeating: 0, count: segmentFrames / 2 + 1)
-        mono = Array(repeating: [], count: 3)
+        segment = Array(repeating: 0, count: segmentFrames)
     }
 
     /// Adds `frames` interleaved frames of A and of B (aligned, not yet divided by the gain).
     mutating func add(a: [Float], b: [Float], frames: Int) {
         let scale = inverseGain
         var block = 0
-        mono[0].removeAll(keepingCapacity: true)
-        mono[1].removeAll(keepingCapacity: true)
-        mono[2].removeAll(keepingCapacity: true)
-        let keepsMono = segmentsStarting(in: framesSeen..<framesSeen + frames).isEmpty == false
-        if keepsMono {
-            for index in 0..<3 { mono[index] = Array(repeating: 0, count: frames) }
-        }
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 // Blocks that do not cross a second's edge, summed in Float lanes, then added in Double.
@@ -73,8 +67,10 @@ struct ResidualAccumulator {
                             aa += x * x
                             ab += x * y
                             bb += y * y
-                            rr += r * r
-                            largest = pointwiseMax(largest, pointwiseMax(r, -r))
+                            let square = r * r
+                            rr += square
+                            // The largest r², by a lane mask: pointwiseMax is not inlined.
+                            largest.replace(with: square, where: square .> largest)
                             index += 8
                         }
                         for lane in 0..<8 {
@@ -85,7 +81,7 @@ struct ResidualAccumulator {
                             sumRR[channel] += Double(rr[lane])
                             energy += Double(rr[lane])
                         }
-                        peak = max(peak, largest.max())
+                        peak = max(peak, largest.max().squareRoot())
                         while index < end {
                             let x = a[index], y = b[index] * scale, r = x - y
                             let channel = index % channels
@@ -123,29 +119,32 @@ struct ResidualAccumulator {
                     secondSamples[second] += (blockEnd - block) * channels
                     block = blockEnd
                 }
-                if keepsMono {
-                    let share = 1 / Float(channels)
-                    for frame in 0..<frames {
-                        var x: Float = 0, y: Float = 0
-                        for channel in 0..<channels {
-                            x += a[frame * channels + channel]
-                            y += b[frame * channels + channel]
-                        }
-                        x *= share
-                        y *= share * scale
-                        mono[0][frame] = x
-                        mono[1][frame] = y
-                        mono[2][frame] = x - y
-                    }
-                }
             }
         }
         for segmentStart in segmentsStarting(in: framesSeen..<framesSeen + frames) {
             let offset = segmentStart - framesSeen
             for signal in 0..<3 {
+                // The channels' mean of A (0), of B divided by the gain (1) or of the residual (2), windowed.
+                let share = 1 / Float(channels)
                 let coefficients = window.coefficients
+                segment.withUnsafeMutableBufferPointer { segment in
+                    a.withUnsafeBufferPointer { a in
+                        b.withUnsafeBufferPointer { b in
+                            for index in 0..<segment.count {
+                                var x: Float = 0, y: Float = 0
+                                let first = (offset + index) * channels
+                                for channel in 0..<channels {
+                                    x += a[first + channel]
+                                    y += b[first + channel]
+                                }
+                                let value = signal == 0 ? x : signal == 1 ? y * scale : x - y * scale
+                                segment[index] = value * share * coefficients[index]
+                            }
+                        }
+                    }
+                }
                 transform.powerSpectrum(into: &scratch) { input in
-                    for index in 0..<transform.size { input[index] = mono[signal][offset + index] * coefficients[index] }
+                    for index in 0..<input.count { input[index] = segment[index] }
                 }
                 for bin in 0..<scratch.count { powers[signal][bin] += Double(scratch[bin]) }
             }
