@@ -32,7 +32,7 @@ struct Compare: AsyncParsableCommand, DataCommand {
             Examples:
               signalpath compare master.wav render.flac
               signalpath compare before.wav after.mp3 --channel left --range 10s..40s
-              signalpath compare plugin-a.wav plugin-b.wav --max-residual -50 || echo differs
+              signalpath compare take-a.wav take-b.wav --max-residual -50 || echo differ
               signalpath compare master.wav transfer.wav --output diff.png
               signalpath compare --pairs renders.tsv --format ndjson > report.ndjson
             """
