@@ -118,7 +118,8 @@ public struct SignalComparator: Sendable {
         }
         let interpolator = fraction == 0 ? nil : FractionalDelay(fraction: fraction)
 
-        var source = AlignedSource(reader: readerB, resampler: resampler, firstFrame: firstB, channels: channels)
+        var source = try AlignedSource(reader: readerB, resampler: resampler, firstFrame: firstB, channels: channels)
+        defer { source.stop() }
         try readerA.seek(toFrame: start)
         var accumulator = ResidualAccumulator(
             channels: channels, sampleRate: Int(rateA), inverseGain: Float(1 / alignment.gain), totalFrames: Int(end - start),
@@ -160,45 +161,35 @@ public struct SignalComparator: Sendable {
 }
 
 /// B's samples as the pass needs them: from its frame `firstFrame` on (zeros before its start),
-/// through the resampler when there is one, kept from the earliest index still needed.
+/// through the resampler when there is one, kept from the earliest index still needed. They are
+/// decoded and resampled a few pieces ahead on a thread of their own (`PieceProducer`), so that
+/// decoding B and the rest of the pass run side by side.
 private struct AlignedSource {
-    let reader: SelectedFrames
-    let resampler: Resampler?
     let channels: Int
+    private let producer: PieceProducer
     /// Index (in output frames) of `samples`' first frame.
     private var base = 0
     private var samples: [Float] = []
-    private var raw: [Float] = []
     private var ended = false
-    private var pendingZeros: Int
 
-    init(reader: SelectedFrames, resampler: Resampler?, firstFrame: Int64, channels: Int) {
-        self.reader = reader
-        self.resampler = resampler
+    init(reader: SelectedFrames, resampler: Resampler?, firstFrame: Int64, channels: Int) throws(SignalPathError) {
         self.channels = channels
-        pendingZeros = Int(max(0, -firstFrame))
-        try? reader.seek(toFrame: max(0, firstFrame))
+        producer = try PieceProducer(reader: reader, resampler: resampler, firstFrame: firstFrame, channels: channels)
+        producer.start()
     }
+
+    /// Lets the producing thread end (the pass may stop before B does).
+    func stop() { producer.stop() }
 
     /// Makes frames up to index `end` (exclusive) available where B has them; returns the index
     /// after the last frame available.
     mutating func fill(upTo end: Int) throws(SignalPathError) -> Int {
         while base + samples.count / channels < end && !ended {
-            raw.removeAll(keepingCapacity: true)
-            if pendingZeros > 0 {
-                let zeros = min(pendingZeros, 65536)
-                raw.append(contentsOf: repeatElement(0, count: zeros * channels))
-                pendingZeros -= zeros
-            } else if try reader.read(frames: 65536, appendingTo: &raw) == 0 {
+            guard let piece = try producer.next() else {
                 ended = true
-                resampler?.flush(appendingTo: &samples)
                 break
             }
-            if let resampler {
-                raw.withUnsafeBufferPointer { resampler.process($0, appendingTo: &samples) }
-            } else {
-                samples.append(contentsOf: raw)
-            }
+            samples.append(contentsOf: piece)
         }
         return base + samples.count / channels
     }
@@ -214,5 +205,97 @@ private struct AlignedSource {
         guard count > 0 else { return }
         samples.removeFirst(count * channels)
         base += count
+    }
+}
+
+/// Decodes B (and resamples it) piece by piece on its own thread, up to `ahead` pieces before the
+/// pass takes them.
+private final class PieceProducer: @unchecked Sendable {
+    // @unchecked: the reader and the resampler are used only by the producing thread once it has
+    // started; `pieces` and `stopped` only under `condition`.
+    private let reader: SelectedFrames
+    private let resampler: Resampler?
+    private let channels: Int
+    private var pendingZeros: Int
+    private let condition = NSCondition()
+    /// Decoded pieces in order; an empty piece is the end of B.
+    private var pieces: [Result<[Float], SignalPathError>] = []
+    private var stopped = false
+    static let ahead = 4
+    static let pieceFrames = 65536
+
+    init(reader: SelectedFrames, resampler: Resampler?, firstFrame: Int64, channels: Int) throws(SignalPathError) {
+        self.reader = reader
+        self.resampler = resampler
+        self.channels = channels
+        pendingZeros = Int(max(0, -firstFrame))
+        try reader.seek(toFrame: max(0, firstFrame))
+    }
+
+    func start() {
+        let thread = Thread { [self] in produce() }
+        thread.name = "compare: B"
+        thread.start()
+    }
+
+    private func produce() {
+        var raw: [Float] = []
+        while true {
+            var piece: [Float] = []
+            var finished = false
+            do throws(SignalPathError) {
+                raw.removeAll(keepingCapacity: true)
+                if pendingZeros > 0 {
+                    let zeros = min(pendingZeros, Self.pieceFrames)
+                    raw.append(contentsOf: repeatElement(0, count: zeros * channels))
+                    pendingZeros -= zeros
+                } else if try reader.read(frames: Self.pieceFrames, appendingTo: &raw) == 0 {
+                    finished = true
+                    resampler?.flush(appendingTo: &piece)
+                }
+                if !finished {
+                    if let resampler { raw.withUnsafeBufferPointer { resampler.process($0, appendingTo: &piece) } } else { piece = raw }
+                }
+            } catch {
+                _ = push(.failure(error))
+                return
+            }
+            if !piece.isEmpty && !push(.success(piece)) { return }
+            if finished {
+                _ = push(.success([]))
+                return
+            }
+        }
+    }
+
+    /// Queues `item`, waiting while `ahead` pieces are waiting; false once the pass has stopped.
+    private func push(_ item: Result<[Float], SignalPathError>) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while pieces.count >= Self.ahead && !stopped { condition.wait() }
+        guard !stopped else { return false }
+        pieces.append(item)
+        condition.broadcast()
+        return true
+    }
+
+    /// The next piece; nil at the end of B.
+    func next() throws(SignalPathError) -> [Float]? {
+        condition.lock()
+        while pieces.isEmpty { condition.wait() }
+        let item = pieces.removeFirst()
+        condition.broadcast()
+        condition.unlock()
+        switch item {
+        case .success(let piece): return piece.isEmpty ? nil : piece
+        case .failure(let error): throw error
+        }
+    }
+
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
     }
 }
