@@ -8,8 +8,8 @@ RELEASE := .build/release/signalpath
 # Debian packages: the C libraries signalpath links (libsndfile, FFTW, ALSA) or loads on first use (FFmpeg's, whose
 # headers the build needs; TagLib, through replaygain's shim), and the tools the tests use as independent
 # encoders and references (sox, ffmpeg, espeak-ng for speech; flac, lame, vorbis-tools, opus-tools and
-# loudgain for replaygain), and groff to render the man pages.
-APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libcairo2-dev zlib1g-dev fonts-dejavu-core libavformat-dev libavcodec-dev libavutil-dev sox ffmpeg espeak-ng alsa-utils groff-base librsvg2-bin poppler-utils libsqlite3-dev parallel fluidsynth fluid-soundfont-gm libtag1-dev flac lame vorbis-tools opus-tools loudgain
+# loudgain for replaygain), libsoxr for compare, and groff to render the man pages.
+APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libcairo2-dev zlib1g-dev fonts-dejavu-core libavformat-dev libavcodec-dev libavutil-dev sox ffmpeg espeak-ng alsa-utils groff-base librsvg2-bin poppler-utils libsqlite3-dev libsoxr-dev parallel fluidsynth fluid-soundfont-gm libtag1-dev flac lame vorbis-tools opus-tools loudgain
 # Python modules the tests use as references (numpy and scipy come with the machine's Python); Pillow
 # decodes the charts' PNGs. `package:module` where pip's name is not the module's.
 PIP_PACKAGES := pyloudnorm soundfile pillow:PIL duckdb mido mutagen

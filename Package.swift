@@ -61,6 +61,11 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Declarations only: libsoxr is opened when compare first resamples (Analysis/Resampler.swift).
+        .systemLibrary(
+            name: "CSoxr",
+            providers: [.apt(["libsoxr-dev"])]
+        ),
         // The TagLib shim's declarations only: `replaygain` opens libSignalPathTagLib.so on first use.
         .systemLibrary(
             name: "CTagLib",
@@ -80,7 +85,7 @@ let package = Package(
         .target(
             name: "SignalPathKit",
             dependencies: [
-                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite", "CTagLib", "DescriptorMessage",
+                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite", "CTagLib", "CSoxr", "DescriptorMessage",
             ],
             swiftSettings: optimizedTests ? [.unsafeFlags(["-O"])] : [],
             // FFTW linked from its static archive (libfftw3-dev ships it): the shared library's

@@ -6,6 +6,8 @@ enum ExitStatus {
     /// `check`: every file was read, and one or more did not meet the rules. Not an error: a
     /// failure to read (64–74) wins over it.
     static let checkFailed: Int32 = 1
+    /// `compare --max-residual`: every pair was read, and one or more left a residual above the limit.
+    static let residualAboveLimit: Int32 = 1
     static let usage: Int32 = 64
     static let badData: Int32 = 65
     static let cannotOpen: Int32 = 66

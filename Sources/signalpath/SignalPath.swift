@@ -14,7 +14,7 @@ struct SignalPath: AsyncParsableCommand {
             output, messages to standard error.
 
             What a pipe gets: a command whose terminal view is a report (info, analyze, check) writes the \
-            same report when piped, without colour; one whose view is a picture (loudness, spectrum, \
+            same report when piped, without colour (compare too); one whose view is a picture (loudness, spectrum, \
             spectrogram, waveform) writes its data as CSV. Programs ask with --format csv, tsv, json or \
             ndjson, or with --output FILE, whose extension picks the format (.txt .csv .tsv .json \
             .ndjson; charts: .png .svg .pdf); a --format that disagrees with it is a usage error.
@@ -25,8 +25,8 @@ struct SignalPath: AsyncParsableCommand {
             Exit codes: 0 success; 64 usage error; 65 a file is not usable audio; 66 a file cannot be \
             opened; 73 an output file cannot be created; 74 a read or write failed. When several \
             files are given, the others are still processed and the exit code is that of the first \
-            failure. check exits 1 when every file was read and one does not meet its rules (a \
-            failure to read wins over 1).
+            failure. check exits 1 when every file was read and one does not meet its rules, and \
+            compare --max-residual when a residual is above the limit (a failure to read wins over 1).
 
             Manual pages: man signalpath, and one per command (man signalpath.analyze); shell \
             completions: signalpath --generate-completion-script bash|zsh|fish. make install puts \
@@ -36,7 +36,7 @@ struct SignalPath: AsyncParsableCommand {
         // Each command spells its commandName: deriving it from the type name costs a scan of every
         // protocol conformance in the binary per command (String(describing:); docs/DECISIONS.md#info-costs).
         subcommands: [
-            Info.self, Analyze.self, LoudnessCommand.self, Check.self, Events.self, Spectrum.self, Spectrogram.self, Waveform.self, Scan.self, Export.self,
+            Info.self, Analyze.self, LoudnessCommand.self, Check.self, Compare.self, Events.self, Spectrum.self, Spectrogram.self, Waveform.self, Scan.self, Export.self,
             Merge.self, Replay.self, Record.self, ReplayGainCommand.self,
         ]
     )

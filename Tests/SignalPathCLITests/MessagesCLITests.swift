@@ -20,12 +20,12 @@ struct MessagesCLITests {
             (["help", "analyse"], "signalpath: analyse: unknown command; did you mean 'signalpath help analyze'?"),
             (
                 ["help", "nosuch"],
-                "signalpath: nosuch: unknown command; the commands are info, analyze, loudness, check, events, "
+                "signalpath: nosuch: unknown command; the commands are info, analyze, loudness, check, compare, events, "
                     + "spectrum, spectrogram, waveform, scan, export, merge, replay, record (see 'signalpath --help')"
             ),
             (
                 ["frobnicate"],
-                "signalpath: frobnicate: unknown command; the commands are info, analyze, loudness, check, events, "
+                "signalpath: frobnicate: unknown command; the commands are info, analyze, loudness, check, compare, events, "
                     + "spectrum, spectrogram, waveform, scan, export, merge, replay, record (see 'signalpath --help')"
             ),
         ])

@@ -277,6 +277,24 @@ struct OptionAuditCLITests {
                         Variant("--format", "csv"), Variant("--output", out + ".json"),
                     ])
             ]
+        case "compare":
+            // Two seconds of stereo noise, and the same 100 samples later at half the level, with a little noise of its own.
+            let noise = Signals.noise(count: 2 * 44100 * 2, amplitude: 0.5, seed: 41), extra = Signals.noise(count: noise.count, amplitude: 0.001, seed: 42)
+            let later = noise.indices.map { index in (index >= 200 ? 0.5 * noise[index - 200] : 0) + extra[index] }
+            let builder = PCMFileBuilder(container: .wav, encoding: .float32, channels: 2, sampleRate: 44100)
+            let a = scratch.write("compare-a.wav", builder.file(samples: noise)), b = scratch.write("compare-b.wav", builder.file(samples: later))
+            let pairs = scratch.write("compare-pairs.tsv", Array("\(a)\t\(b)\n".utf8))
+            return [
+                Scenario(
+                    base: ["compare", a, b, "--format", "json"],
+                    variants: [
+                        Variant("--range", "0..1"), Variant("--start", "0.5"), Variant("--duration", "1"), Variant("--channel", "left"),
+                        Variant("--max-residual", "-200"), Variant("--max-delay", "0.001"), Variant("--format", "csv"), Variant("--output", out + ".json"),
+                        // Refused with two files named; a list alone is audited below.
+                        Variant("--pairs", pairs),
+                    ]),
+                Scenario(base: ["compare", "--pairs", pairs, "--format", "json"], variants: [Variant("--channel", "mix")]),
+            ]
         case "info":
             return [Scenario(base: ["info", sine], variants: [Variant("--format", "csv"), Variant("--output", out + ".json"), Variant("--stream", "1")])]
         case "replay":
@@ -309,7 +327,7 @@ struct OptionAuditCLITests {
 
     @Test(
         "each option of each command changes the output or is refused",
-        arguments: ["spectrum", "spectrogram", "waveform", "analyze", "loudness", "check", "events", "info", "replay", "record"])
+        arguments: ["spectrum", "spectrogram", "waveform", "analyze", "loudness", "check", "compare", "events", "info", "replay", "record"])
     func audit(command: String) throws {
         let scenarios = try scenarios(command)
         let covered = Set(scenarios.flatMap { $0.variants.map(\.option) }).union(Self.exempt.keys).union(["--help"])

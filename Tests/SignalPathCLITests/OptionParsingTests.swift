@@ -38,6 +38,13 @@ struct OptionParsingTests {
         for bad in ["0", "-3", "101", "ten", "lu"] { #expect(refusal(OptionValue.loudnessUnits, bad) != nil, "\(bad)") }
     }
 
+    @Test("compare: --max-residual takes a level from -200 to 0 dBFS, with or without the unit")
+    func residualLevel() throws {
+        #expect(try OptionValue.residualLevel("-50") == -50 && OptionValue.residualLevel("-60dBFS") == -60 && OptionValue.residualLevel("0") == 0)
+        #expect(try OptionValue.residualLevel("-200") == -200 && OptionValue.residualLevel("-72.5dbfs") == -72.5)
+        for bad in ["5", "-201", "x", "dBFS", "-50 dB"] { #expect(refusal(OptionValue.residualLevel, bad) != nil, "\(bad)") }
+    }
+
     @Test("FFT and window sizes, overlap: ranges stated, numbers checked")
     func sizes() throws {
         #expect(try OptionValue.fftSize("16") == 16 && OptionValue.fftSize("4194304") == 4_194_304)

@@ -8,10 +8,11 @@ extension Chart {
         let hairline = 1 / pixelScale
         /// A coordinate on the centre of a device pixel, so a one-pixel line is crisp.
         func crisp(_ value: Double) -> Double { ((value * pixelScale).rounded(.down) + 0.5) / pixelScale }
-        let xTicks = x.ticks.filter { x.fraction($0.value) >= -1e-9 && x.fraction($0.value) <= 1 + 1e-9 }
 
         for (index, panel) in panels.enumerated() {
             let rect = layout.panels[index]
+            let x = panel.x ?? self.x
+            let xTicks = x.ticks.filter { x.fraction($0.value) >= -1e-9 && x.fraction($0.value) <= 1 + 1e-9 }
             func px(_ value: Double) -> Double { rect.x + x.fraction(value) * rect.width }
             func py(_ value: Double) -> Double { rect.maxY - panel.y.fraction(value) * rect.height }
             // Grid at the major ticks.
@@ -51,11 +52,13 @@ extension Chart {
                 }
             }
             let last = index == panels.count - 1
+            // A panel whose x axis is not the next one's shows its labels, and its axis's name.
+            let labelled = last || panel.x != nil || panels[index + 1].x != nil
             for tick in xTicks {
                 let tx = crisp(px(tick.value))
                 out.append(.path(points: [(tx, bottom), (tx, bottom + (tick.major ? tickLength : tickLength / 2))], stroke: axis, fill: nil, width: hairline, dash: []))
             }
-            if last {
+            if labelled {
                 // Labels left to right, each only where it does not touch the previous one.
                 var end = -Double.infinity
                 for tick in xTicks where !tick.label.isEmpty {
@@ -67,6 +70,9 @@ extension Chart {
                     end = anchorX + half
                 }
             }
+            if labelled && !last && !x.label.isEmpty {
+                out.append(.text(x.label, x: rect.x + rect.width / 2, y: bottom + tickLength + 2.5 * font, size: font, color: muted, anchor: .middle))
+            }
             if !panel.y.label.isEmpty {
                 out.append(.text(panel.y.label, x: 0.9 * font + 0.8 * font, y: rect.y + rect.height / 2, size: font, color: muted, anchor: .middle, vertical: true))
             }
@@ -75,7 +81,7 @@ extension Chart {
                     .text(TerminalText.sanitized(panel.name), x: rect.x + 0.5 * font, y: rect.y + 1.3 * font, size: font, color: theme.color(.text), anchor: .start, bold: true))
             }
         }
-        if let last = layout.panels.last, !x.label.isEmpty {
+        if let last = layout.panels.last, let x = panels.last.map({ $0.x ?? self.x }), !x.label.isEmpty {
             out.append(.text(x.label, x: last.x + last.width / 2, y: height - 0.9 * font, size: font, color: theme.color(.mutedText), anchor: .middle))
         }
         // Title and subtitle.

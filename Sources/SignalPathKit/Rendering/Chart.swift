@@ -5,11 +5,15 @@ public struct ChartPanel: Sendable {
     public var marks: [ChartMark]
     /// A name drawn in the panel's top left corner (a channel's), or empty.
     public var name: String
+    /// The panel's own x axis, labelled under it (compare's residual over time under its
+    /// spectra); nil: the chart's, shared with the other panels.
+    public var x: ChartAxis?
 
-    public init(y: ChartAxis, marks: [ChartMark] = [], name: String = "") {
+    public init(y: ChartAxis, marks: [ChartMark] = [], name: String = "", x: ChartAxis? = nil) {
         self.y = y
         self.marks = marks
         self.name = name
+        self.x = x
     }
 }
 
@@ -108,7 +112,9 @@ public struct ChartLayout: Sendable {
             colorBar = ChartRect(x: barX, y: plotTop, width: barWidth, height: max(1, plotBottom - plotTop))
             right = chart.width - barX + 1.2 * fontSize
         }
-        let gap = chart.panels.count > 1 ? 0.8 * fontSize : 0
+        // Panels on x axes of their own leave room between them for the upper one's labels.
+        let ownAxes = chart.panels.contains { $0.x != nil }
+        let gap = chart.panels.count > 1 ? (ownAxes ? 4.4 : 0.8) * fontSize : 0
         let count = Double(max(1, chart.panels.count))
         let panelHeight = max(1, (plotBottom - plotTop - gap * (count - 1)) / count)
         let scale = chart.pixelScale

@@ -161,6 +161,13 @@ enum OptionValue {
         return value
     }
 
+    /// A residual level: -200 to 0 dBFS (`-50`, `-60dBFS`).
+    static func residualLevel(_ text: String) throws -> Double {
+        let number = text.lowercased().hasSuffix("dbfs") ? String(text.dropLast(4)) : text
+        guard let value = Double(number), (-200...0).contains(value) else { throw ValidationError("a level from -200 to 0 dBFS, such as -50") }
+        return value
+    }
+
     /// A count of samples, 0 or more.
     static func sampleCount(_ text: String) throws -> Int64 {
         guard let value = Int64(text), value >= 0 else { throw ValidationError("a number of samples, 0 or more") }
