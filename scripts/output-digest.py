@@ -10,10 +10,11 @@ bench's 10-minute FLAC and M4A too (Benchmarks/Data, made by `make bench-data`).
 
 Each line is `md5  exit-code  command`; the exit code and standard error's MD5 are part of it.
 What is normalised, because it is not the program's result: the PDF's /CreationDate (Cairo
-writes the time), and the temporary directory's path where scan and export print it. PNG and
+writes the time), scan's elapsed seconds and the rows' analysis times (export), and the
+temporary directory's path where scan and export print it. PNG and
 SVG carry no date and are hashed as written.
 
-    scripts/output-digest.py [--binary .build/debug/signalpath] [--bench Benchmarks/Data] > digest.txt
+    scripts/output-digest.py [--binary .build/debug/signalpath] [--bench Benchmarks/Data] [--only REGEX] > digest.txt
 """
 import argparse, hashlib, os, pathlib, re, shlex, subprocess, sys, tempfile
 
@@ -40,9 +41,11 @@ def make_long_file(path):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=str(root / ".build/debug/signalpath"))
+    parser.add_argument("--only", help="run only the commands whose line matches this regular expression")
     parser.add_argument("--bench", help="directory of the bench's data (long-10min-s24.flac, long-10min-aac.m4a)")
     arguments = parser.parse_args()
     binary = os.path.abspath(arguments.binary)
+    arguments_only = arguments.only
 
     work = pathlib.Path(tempfile.mkdtemp(prefix="signalpath-digest-"))
     samples = sorted(p for p in (root / "Samples").iterdir() if p.suffix in {".wav", ".rf64", ".flac", ".ogg", ".opus"})
@@ -57,6 +60,8 @@ def main():
     environment.pop("NO_COLOR")
 
     def run(label, arguments, output=None):
+        if arguments_only and not re.search(arguments_only, label):
+            return
         command = [binary] + [str(a) for a in arguments]
         done = subprocess.run(command, capture_output=True, env=environment, cwd=work)
         data = pathlib.Path(output).read_bytes() if output else done.stdout
@@ -65,6 +70,8 @@ def main():
             data += b"\0stdout\0" + done.stdout
         data = data.replace(str(work).encode(), b"$WORK").replace(str(root).encode(), b"$ROOT")
         data = re.sub(rb"/CreationDate \([^)]*\)", b"/CreationDate ()", data)
+        data = re.sub(rb'"seconds": [0-9.]+', b'"seconds": 0', data)  # scan's elapsed time
+        data = re.sub(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", b"TIME", data)  # rows' analyzed_at
         stderr = done.stderr.replace(str(work).encode(), b"$WORK").replace(str(root).encode(), b"$ROOT")
         digest = hashlib.md5(data).hexdigest()
         print(f"{digest}  {done.returncode:3}  err:{hashlib.md5(stderr).hexdigest()[:8]}  {label}", flush=True)
