@@ -36,34 +36,24 @@ public struct SignalAnalysis: Sendable {
 }
 
 /// One channel's measurements. Levels in dB are −∞ for digital silence (null in JSON).
+///
+/// The level statistics' readings are computed from `statistics` (`ChannelAnalysis+Levels.swift`);
+/// the other measures' results are set by the combiner's steps (`AnalysisCombiner.finish`).
 public struct ChannelAnalysis: Sendable {
     /// 1-based.
     public var index: Int
     public var name: String
     public var statistics: LevelStatistics
-    /// Sample peak, dBFS, and the time it first occurs (seconds from the start of the file).
-    public var peak: Double
-    public var peakTime: Double?
+    /// What the statistics are read against: the frames analysed (absolute), the sample rate, and
+    /// the RMS reference's offset in dB.
+    var frames: Range<Int64>
+    var sampleRate: Double
+    var rmsReferenceOffset: Double
     /// True peak, dBTP (BS.1770-4, 4× oversampling; never below the sample peak).
-    public var truePeak: Double
+    public var truePeak: Double = -.infinity
     /// Where the true peak lies, seconds from the start of the file (between samples when an
     /// interpolated value is the peak); nil for digital silence.
     public var truePeakTime: Double?
-    /// RMS in dBFS by the analysis' RMS reference.
-    public var rms: Double
-    /// Sample peak over RMS (as a ratio of amplitudes), dB.
-    public var crest: Double
-    /// Mean sample value (full scale = 1).
-    public var dcOffset: Double
-    public var minimum: Double
-    public var maximum: Double
-    public var clippedSamples: Int64
-    public var clipEvents: Int64
-    /// Sign changes per second.
-    public var zeroCrossingRate: Double
-    /// Seconds before the first and after the last sample at or above the silence threshold.
-    public var leadingSilence: Double
-    public var trailingSilence: Double
     /// Fraction of whole 100 ms blocks whose RMS is below the silence threshold.
     public var silentFraction: Double?
     /// The RMS (dBFS, by the RMS reference) of the quietest 100 ms blocks: their 10th percentile,
@@ -76,8 +66,17 @@ public struct ChannelAnalysis: Sendable {
     /// floating-point data finer than 32 bits.
     public var effectiveBits: Int?
     /// NaN or infinite samples (floating-point files), analysed as 0.
-    public var nonFiniteSamples: Int64
-    public var spectral: SpectralFindings
+    public var nonFiniteSamples: Int64 = 0
+    public var spectral: SpectralFindings = .none
+
+    init(index: Int, name: String, statistics: LevelStatistics, frames: Range<Int64>, sampleRate: Double, rmsReferenceOffset: Double) {
+        self.index = index
+        self.name = name
+        self.statistics = statistics
+        self.frames = frames
+        self.sampleRate = sampleRate
+        self.rmsReferenceOffset = rmsReferenceOffset
+    }
 }
 
 /// What the averaged spectrum shows.

@@ -1,0 +1,112 @@
+import SignalPathAVX2
+
+/// Steps 1 and 2 of `AnalysisWorker`: the loaded frames into one row per channel, and non-finite
+/// samples cleaned out of them.
+extension AnalysisWorker {
+    /// Steps 1 and 2 at once for 16-bit PCM: the chunk's samples go from where they lie in the
+    /// file's cache straight into the rows, converted as `PCMDecoder` converts them (x · 2^-15),
+    /// without the window's interleaved Float copy (decoding and deinterleaving were 4.9 % of
+    /// `analyze`'s time on the 60-minute WAV, perf); nil where the file does not hold the frames
+    /// (then `loadWindow` decodes them, and reports a cut file).
+    func loadInPlace(_ chunk: Int, _ reader: AudioReader) throws(SignalPathError) -> ChunkFrames? {
+        guard let fileFrames = analyzer.file.format.frames else { return nil }
+        let wanted = Self.loadedFrames(chunk, analyzer)
+        let first = analyzer.frames.lowerBound + wanted.lowerBound
+        let got = Int(max(0, min(Int64(wanted.count), fileFrames - first)))
+        guard got + 2 * padding <= rowLength else { return nil }
+        zeroPadding(got: got)
+        let rows = planar.baseAddress! + padding, channels = self.channels, rowLength = self.rowLength
+        let placed = reader.forEachInt16Piece(first..<first + Int64(got)) { piece, firstFrame in
+            Self.deinterleave(int16: piece, channels: channels, into: rows + firstFrame, rowLength: rowLength)
+        }
+        guard placed else { return nil }
+        let load = try FrameWindow.ChunkLoad(
+            got: got, of: wanted, rangeStart: analyzer.frames.lowerBound, knownLength: analyzer.knownLength, path: analyzer.file.path)
+        return chunkFrames(chunk, load)
+    }
+
+    /// Zeroes each row's padding before the loaded frames and after the `got` of them.
+    func zeroPadding(got: Int) {
+        let base = planar.baseAddress!
+        for channel in 0..<channels {
+            let row = base + channel * rowLength
+            for index in 0..<padding { row[index] = 0 }
+            for index in padding + got..<min(rowLength, got + 2 * padding) { row[index] = 0 }
+        }
+    }
+
+    /// Converts whole interleaved 16-bit frames (host byte order) into rows from `rows` on (row c
+    /// at `rows + c · rowLength`), each sample x · 2^-15 as `PCMDecoder` converts it; stereo four
+    /// frames at a time (`PCMDecoder.channel(_:of:)`).
+    static func deinterleave(
+        int16 piece: UnsafeRawBufferPointer, channels: Int, into rows: UnsafeMutablePointer<Float>, rowLength: Int,
+        wide: Bool = ProcessorFeatures.hasX86_64_v3
+    ) {
+        let frames = piece.count / (2 * channels)
+        guard frames > 0, let source = piece.baseAddress else { return }
+        var frame = 0
+        if channels == 2 {
+            let left = rows, right = rows + rowLength
+            if wide { frame = StereoAVX2.deinterleave(int16: source, count: frames, leftIsLow: 1.littleEndian == 1, left: left, right: right) }
+            while frame &+ 4 <= frames {
+                let pairs = source.loadUnaligned(fromByteOffset: frame &* 4, as: SIMD4<Int32>.self)
+                UnsafeMutableRawPointer(left + frame).storeBytes(of: PCMDecoder.channel(true, of: pairs) * 0x1p-15, as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(right + frame).storeBytes(of: PCMDecoder.channel(false, of: pairs) * 0x1p-15, as: SIMD4<Float>.self)
+                frame &+= 4
+            }
+        }
+        for channel in 0..<channels {
+            let row = rows + channel &* rowLength
+            for index in frame..<frames {
+                row[index] = Float(source.loadUnaligned(fromByteOffset: (index &* channels &+ channel) &* 2, as: Int16.self)) * 0x1p-15
+            }
+        }
+    }
+
+    /// Step 2: copies the loaded frames into the channels' rows (after their front padding) and
+    /// zeroes the padding around them. Stereo goes eight samples at a time.
+    func deinterleave(_ frames: ChunkFrames, _ interleaved: UnsafeBufferPointer<Float>) {
+        let padding = self.padding, got = frames.got, channels = self.channels, rowLength = self.rowLength
+        let base = planar.baseAddress!
+        zeroPadding(got: got)
+        do {
+            var frame = 0
+            if channels == 2 {
+                let left = base + padding, right = base + rowLength + padding
+                let source = UnsafeRawPointer(interleaved.baseAddress!)
+                while frame &+ 4 <= got {
+                    let pairs = source.loadUnaligned(fromByteOffset: frame &* 8, as: SIMD8<Float>.self)
+                    UnsafeMutableRawPointer(left + frame).storeBytes(of: pairs.evenHalf, as: SIMD4<Float>.self)
+                    UnsafeMutableRawPointer(right + frame).storeBytes(of: pairs.oddHalf, as: SIMD4<Float>.self)
+                    frame &+= 4
+                }
+            }
+            for channel in 0..<channels {
+                let row = base + channel * rowLength + padding
+                for index in frame..<got { row[index] = interleaved[index &* channels &+ channel] }
+            }
+        }
+    }
+
+    /// Step 2, continued: NaN and ±∞ (float files) become 0, or they would poison the filters and
+    /// FFTs; returns how many of them lay in the chunk's own frames.
+    func zeroNonFinite(_ channel: Int, _ frames: ChunkFrames) -> Int64 {
+        guard !integerSamples else { return 0 }
+        let row = row(channel)
+        let range = padding..<padding + frames.got
+        let counting = frames.offset(frames.present.lowerBound)..<frames.offset(frames.present.upperBound)
+        var count: Int64 = 0
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(start + 256, range.upperBound)
+            if !LevelStatistics.allFinite(UnsafeBufferPointer(rebasing: row[start..<end])) {
+                for index in start..<end where !row[index].isFinite {
+                    row[index] = 0
+                    if counting.contains(index) { count += 1 }
+                }
+            }
+            start = end
+        }
+        return count
+    }
+}
