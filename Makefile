@@ -80,9 +80,11 @@ lint: check-layers
 format:
 	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
 
-# Stage code (IO, Decoding, Spectral, Analysis, …) must not name presentation code (Output, Rendering, Terminal, Live).
+# Stage code (IO, Decoding, Spectral, Analysis, …) must not name presentation code (Output, Rendering, Terminal, Live),
+# and neither the layers nor a layer's folders (Analysis/Levels, Analysis/Loudness, …) may depend on each other in a circle.
 check-layers:
 	python3 scripts/check-layers.py
+	python3 scripts/test_check_layers.py
 
 # The man page test runs the manual generator on the debug build: `make man` builds it first.
 # The library optimised in the tests' debug build (Package.swift says why and what it saves).

@@ -58,7 +58,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         crossReal = [Float](repeating: 0, count: analyzer.stereoPair == nil ? 0 : transform.binCount)
         crossImaginary = crossReal
         rules = Self.levelRules(analyzer)
-        integerSamples = Self.isInteger(analyzer.file.format.sampleFormat)
+        integerSamples = analyzer.file.format.sampleFormat.holdsIntegers
     }
 
     /// Frames a chunk's window holds at most.
@@ -140,7 +140,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         let first = analyzer.frames.lowerBound + wanted.lowerBound
         let rows = planar.baseAddress! + padding, channels = self.channels, rowLength = self.rowLength
         let got = try reader.forEachStreamedInt16Piece(first..<first + Int64(wanted.count)) { piece, firstFrame in
-            Self.deinterleave(int16: piece, channels: channels, into: rows + firstFrame, rowLength: rowLength)
+            PCMDecoder.deinterleave(int16: piece, channels: channels, into: rows + firstFrame, rowLength: rowLength)
         }
         zeroPadding(got: got)
         let load = try FrameWindow.ChunkLoad(
