@@ -86,6 +86,9 @@ check-layers:
 	python3 scripts/check-layers.py
 	python3 scripts/test_check_layers.py
 
+# The suites `make test` runs a second time with SIGNALPATH_BASELINE_KERNELS=1.
+BASELINE_SUITES := SignalPathKitTests\.(ProcessorFeaturesTests|LevelTests|LoudnessTests|TruePeakTests|AnalysisWorkerTests|StereoImageTests|SegmentTransformTests|FFTPlanTests)|SignalPathCLITests\.(AnalyzeCLITests|TruePeakCLITests|SpectrumCLITests|LoudnessCLITests)
+
 # The man page test runs the manual generator on the debug build: `make man` builds it first.
 # The library optimised in the tests' debug build (Package.swift says why and what it saves).
 test: export SIGNALPATH_OPTIMIZED_TESTS = 1
@@ -96,6 +99,9 @@ test: setup lint
 	# does not crowd the timing-sensitive ones (the test finds it made and goes on).
 	python3 Tests/Reference/authenticity_corpus.py --out .build/authenticity-corpus-small --size small
 	$(SWIFT) test --skip-build
+	# Again on the baseline kernels, as a processor without AVX2 runs them (docs/PLATFORMS.md): the
+	# kernels' unit tests and the CLI tests whose outputs are checked against reference values.
+	SIGNALPATH_BASELINE_KERNELS=1 $(SWIFT) test --skip-build --filter '$(BASELINE_SUITES)'
 
 # scan's Slurm recipe (docs/SCAN.md) on a real cluster: slurmctld and slurmd started on this machine
 # with munge (needs root: slurmd runs the jobs), a generated archive scanned by an array of 4 tasks
