@@ -6,7 +6,7 @@
 public enum WindowAVX2 {
     /// `target[n] = window[n] · Float(sample n of channel `channel`)` over 16-bit samples in host
     /// byte order, `stride` (1 or 2) per frame, for n from 0 while eight more fit in `count`;
-    /// returns the first n not done. Two channels' frames are split as `StereoAVX2.channel(low:of:)`
+    /// returns the first n not done. Two channels' frames are split as `StereoInt16.channel(low:of:)`
     /// splits them (`channelIsLow`: the channel's sample is the frame's low half).
     public static func windowed(
         int16 frames: UnsafeRawPointer, channelIsLow: Bool, stride: Int, window: UnsafePointer<Float>, count: Int,
@@ -22,7 +22,7 @@ public enum WindowAVX2 {
             }
         } else if stride == 2 {
             while n &+ 8 <= count {
-                let values = StereoAVX2.channel(low: channelIsLow, of: frames.loadUnaligned(fromByteOffset: 4 &* n, as: SIMD8<Int32>.self))
+                let values = StereoInt16.channel(low: channelIsLow, of: frames.loadUnaligned(fromByteOffset: 4 &* n, as: SIMD8<Int32>.self))
                 let weight = UnsafeRawPointer(window + n).loadUnaligned(as: SIMD8<Float>.self)
                 UnsafeMutableRawPointer(target + n).storeBytes(of: weight * values, as: SIMD8<Float>.self)
                 n &+= 8

@@ -178,7 +178,7 @@ public final class SQLiteDatabase {
 }
 
 /// libsqlite3's functions, looked up once with `dlsym` after one `dlopen`.
-private struct SQLiteLibrary: @unchecked Sendable {
+private struct SQLiteLibrary: LazyLibrary, @unchecked Sendable {
     // @unchecked: C function pointers, immutable after loading; SQLite is built thread-safe and
     // each connection is used by one thread at a time.
     let open: sp_sqlite3_open_v2_fn
@@ -207,46 +207,34 @@ private struct SQLiteLibrary: @unchecked Sendable {
     let libversion: sp_sqlite3_libversion_fn
 
     static let libraryName = "libsqlite3.so.0"
-    private static let loaded: Result<SQLiteLibrary, SignalPathError> = load()
 
-    static func library() throws(SignalPathError) -> SQLiteLibrary {
-        switch loaded {
-        case .success(let library): return library
-        case .failure(let error): throw error
-        }
-    }
+    static let loaded = load()
+    static let need = "results databases need SQLite (Debian: apt-get install libsqlite3-0)"
 
-    private static func load() -> Result<SQLiteLibrary, SignalPathError> {
-        do throws(SignalPathError) {
-            let library = try SharedLibrary(libraryName, need: "results databases need SQLite (Debian: apt-get install libsqlite3-0)")
-            return .success(
-                SQLiteLibrary(
-                    open: try library.function("sqlite3_open_v2", sp_sqlite3_open_v2_fn.self),
-                    close: try library.function("sqlite3_close_v2", sp_sqlite3_close_v2_fn.self),
-                    errmsg: try library.function("sqlite3_errmsg", sp_sqlite3_errmsg_fn.self),
-                    errstr: try library.function("sqlite3_errstr", sp_sqlite3_errstr_fn.self),
-                    busyTimeout: try library.function("sqlite3_busy_timeout", sp_sqlite3_busy_timeout_fn.self),
-                    exec: try library.function("sqlite3_exec", sp_sqlite3_exec_fn.self),
-                    prepare: try library.function("sqlite3_prepare_v2", sp_sqlite3_prepare_v2_fn.self),
-                    finalize: try library.function("sqlite3_finalize", sp_sqlite3_finalize_fn.self),
-                    reset: try library.function("sqlite3_reset", sp_sqlite3_reset_fn.self),
-                    clearBindings: try library.function("sqlite3_clear_bindings", sp_sqlite3_clear_bindings_fn.self),
-                    step: try library.function("sqlite3_step", sp_sqlite3_step_fn.self),
-                    bindNull: try library.function("sqlite3_bind_null", sp_sqlite3_bind_null_fn.self),
-                    bindInt64: try library.function("sqlite3_bind_int64", sp_sqlite3_bind_int64_fn.self),
-                    bindDouble: try library.function("sqlite3_bind_double", sp_sqlite3_bind_double_fn.self),
-                    bindText: try library.function("sqlite3_bind_text", sp_sqlite3_bind_text_fn.self),
-                    columnCount: try library.function("sqlite3_column_count", sp_sqlite3_column_count_fn.self),
-                    columnType: try library.function("sqlite3_column_type", sp_sqlite3_column_type_fn.self),
-                    columnInt64: try library.function("sqlite3_column_int64", sp_sqlite3_column_int64_fn.self),
-                    columnDouble: try library.function("sqlite3_column_double", sp_sqlite3_column_double_fn.self),
-                    columnText: try library.function("sqlite3_column_text", sp_sqlite3_column_text_fn.self),
-                    columnBytes: try library.function("sqlite3_column_bytes", sp_sqlite3_column_bytes_fn.self),
-                    columnName: try library.function("sqlite3_column_name", sp_sqlite3_column_name_fn.self),
-                    changes: try library.function("sqlite3_changes", sp_sqlite3_changes_fn.self),
-                    libversion: try library.function("sqlite3_libversion", sp_sqlite3_libversion_fn.self)))
-        } catch {
-            return .failure(error)
-        }
+    init(_ library: SharedLibrary) throws(SignalPathError) {
+        open = try library.function("sqlite3_open_v2", sp_sqlite3_open_v2_fn.self)
+        close = try library.function("sqlite3_close_v2", sp_sqlite3_close_v2_fn.self)
+        errmsg = try library.function("sqlite3_errmsg", sp_sqlite3_errmsg_fn.self)
+        errstr = try library.function("sqlite3_errstr", sp_sqlite3_errstr_fn.self)
+        busyTimeout = try library.function("sqlite3_busy_timeout", sp_sqlite3_busy_timeout_fn.self)
+        exec = try library.function("sqlite3_exec", sp_sqlite3_exec_fn.self)
+        prepare = try library.function("sqlite3_prepare_v2", sp_sqlite3_prepare_v2_fn.self)
+        finalize = try library.function("sqlite3_finalize", sp_sqlite3_finalize_fn.self)
+        reset = try library.function("sqlite3_reset", sp_sqlite3_reset_fn.self)
+        clearBindings = try library.function("sqlite3_clear_bindings", sp_sqlite3_clear_bindings_fn.self)
+        step = try library.function("sqlite3_step", sp_sqlite3_step_fn.self)
+        bindNull = try library.function("sqlite3_bind_null", sp_sqlite3_bind_null_fn.self)
+        bindInt64 = try library.function("sqlite3_bind_int64", sp_sqlite3_bind_int64_fn.self)
+        bindDouble = try library.function("sqlite3_bind_double", sp_sqlite3_bind_double_fn.self)
+        bindText = try library.function("sqlite3_bind_text", sp_sqlite3_bind_text_fn.self)
+        columnCount = try library.function("sqlite3_column_count", sp_sqlite3_column_count_fn.self)
+        columnType = try library.function("sqlite3_column_type", sp_sqlite3_column_type_fn.self)
+        columnInt64 = try library.function("sqlite3_column_int64", sp_sqlite3_column_int64_fn.self)
+        columnDouble = try library.function("sqlite3_column_double", sp_sqlite3_column_double_fn.self)
+        columnText = try library.function("sqlite3_column_text", sp_sqlite3_column_text_fn.self)
+        columnBytes = try library.function("sqlite3_column_bytes", sp_sqlite3_column_bytes_fn.self)
+        columnName = try library.function("sqlite3_column_name", sp_sqlite3_column_name_fn.self)
+        changes = try library.function("sqlite3_changes", sp_sqlite3_changes_fn.self)
+        libversion = try library.function("sqlite3_libversion", sp_sqlite3_libversion_fn.self)
     }
 }

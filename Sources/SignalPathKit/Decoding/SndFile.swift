@@ -381,7 +381,7 @@ public final class SoundFileWriter {
 /// the eight codec libraries it brings would cost every start
 /// (docs/DECISIONS.md#libraries-on-first-use), though a WAV or RF64 of plain PCM and nothing else
 /// is opened without it (`PCMLayout.holdsNothingElse`).
-private struct SndFileLibrary: @unchecked Sendable {
+private struct SndFileLibrary: LazyLibrary, @unchecked Sendable {
     // @unchecked: C function pointers, immutable after loading; each SNDFILE is used by one thread.
     let open: sp_sf_open_fn
     let openVirtual: sp_sf_open_virtual_fn
@@ -404,33 +404,24 @@ private struct SndFileLibrary: @unchecked Sendable {
     static func text(_ message: UnsafePointer<CChar>?) -> String {
         message.map { String(cString: $0) } ?? ""
     }
-    private static let loaded: Result<SndFileLibrary, SignalPathError> = load()
 
-    static func library() throws(SignalPathError) -> SndFileLibrary {
-        try loaded.get()
-    }
+    static let loaded = load()
+    static let need = "files other than plain PCM WAV need libsndfile (Debian: apt-get install libsndfile1)"
 
-    private static func load() -> Result<SndFileLibrary, SignalPathError> {
-        do throws(SignalPathError) {
-            let library = try SharedLibrary(libraryName, need: "files other than plain PCM WAV need libsndfile (Debian: apt-get install libsndfile1)")
-            return .success(
-                SndFileLibrary(
-                    open: try library.function("sf_open", sp_sf_open_fn.self),
-                    openVirtual: try library.function("sf_open_virtual", sp_sf_open_virtual_fn.self),
-                    close: try library.function("sf_close", sp_sf_close_fn.self),
-                    seek: try library.function("sf_seek", sp_sf_seek_fn.self),
-                    readFramesFloat: try library.function("sf_readf_float", sp_sf_readf_float_fn.self),
-                    writeFramesShort: try library.function("sf_writef_short", sp_sf_writef_short_fn.self),
-                    writeFramesInt: try library.function("sf_writef_int", sp_sf_writef_int_fn.self),
-                    writeFramesFloat: try library.function("sf_writef_float", sp_sf_writef_float_fn.self),
-                    error: try library.function("sf_error", sp_sf_error_fn.self),
-                    errorNumber: try library.function("sf_error_number", sp_sf_error_number_fn.self),
-                    strerror: try library.function("sf_strerror", sp_sf_strerror_fn.self),
-                    command: try library.function("sf_command", sp_sf_command_fn.self),
-                    getString: try library.function("sf_get_string", sp_sf_get_string_fn.self),
-                    formatCheck: try library.function("sf_format_check", sp_sf_format_check_fn.self)))
-        } catch {
-            return .failure(error)
-        }
+    init(_ library: SharedLibrary) throws(SignalPathError) {
+        open = try library.function("sf_open", sp_sf_open_fn.self)
+        openVirtual = try library.function("sf_open_virtual", sp_sf_open_virtual_fn.self)
+        close = try library.function("sf_close", sp_sf_close_fn.self)
+        seek = try library.function("sf_seek", sp_sf_seek_fn.self)
+        readFramesFloat = try library.function("sf_readf_float", sp_sf_readf_float_fn.self)
+        writeFramesShort = try library.function("sf_writef_short", sp_sf_writef_short_fn.self)
+        writeFramesInt = try library.function("sf_writef_int", sp_sf_writef_int_fn.self)
+        writeFramesFloat = try library.function("sf_writef_float", sp_sf_writef_float_fn.self)
+        error = try library.function("sf_error", sp_sf_error_fn.self)
+        errorNumber = try library.function("sf_error_number", sp_sf_error_number_fn.self)
+        strerror = try library.function("sf_strerror", sp_sf_strerror_fn.self)
+        command = try library.function("sf_command", sp_sf_command_fn.self)
+        getString = try library.function("sf_get_string", sp_sf_get_string_fn.self)
+        formatCheck = try library.function("sf_format_check", sp_sf_format_check_fn.self)
     }
 }

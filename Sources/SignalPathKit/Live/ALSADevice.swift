@@ -114,7 +114,7 @@ public final class ALSADevice {
 }
 
 /// libasound's functions, looked up once with `dlsym` after one `dlopen`.
-private struct ALSA: @unchecked Sendable {
+private struct ALSA: LazyLibrary, @unchecked Sendable {
     // @unchecked: C function pointers, immutable after loading; each device is used by one thread.
     let open: sp_snd_pcm_open_fn
     let setParameters: sp_snd_pcm_set_params_fn
@@ -133,24 +133,21 @@ private struct ALSA: @unchecked Sendable {
     }
 
     static let libraryName = "libasound.so.2"
+    static let need = "playing and recording need ALSA (Debian: apt-get install libasound2)"
     /// Opened on the first device; a failure is kept and reported to every later attempt.
-    private static let loaded = Result { () throws(SignalPathError) -> ALSA in try load() }
+    static let loaded = load()
 
-    static func library() throws(SignalPathError) -> ALSA { try loaded.get() }
-
-    private static func load() throws(SignalPathError) -> ALSA {
-        let library = try SharedLibrary(libraryName, need: "playing and recording need ALSA (Debian: apt-get install libasound2)")
+    init(_ library: SharedLibrary) throws(SignalPathError) {
         signalpath_alsa_quiet(try library.function("snd_lib_error_set_handler", sp_snd_lib_error_set_handler_fn.self))
-        return ALSA(
-            open: try library.function("snd_pcm_open", sp_snd_pcm_open_fn.self),
-            setParameters: try library.function("snd_pcm_set_params", sp_snd_pcm_set_params_fn.self),
-            close: try library.function("snd_pcm_close", sp_snd_pcm_close_fn.self),
-            writei: try library.function("snd_pcm_writei", sp_snd_pcm_writei_fn.self),
-            readi: try library.function("snd_pcm_readi", sp_snd_pcm_readi_fn.self),
-            recover: try library.function("snd_pcm_recover", sp_snd_pcm_recover_fn.self),
-            delay: try library.function("snd_pcm_delay", sp_snd_pcm_delay_fn.self),
-            drop: try library.function("snd_pcm_drop", sp_snd_pcm_drop_fn.self),
-            prepare: try library.function("snd_pcm_prepare", sp_snd_pcm_prepare_fn.self),
-            strerror: try library.function("snd_strerror", sp_snd_strerror_fn.self))
+        open = try library.function("snd_pcm_open", sp_snd_pcm_open_fn.self)
+        setParameters = try library.function("snd_pcm_set_params", sp_snd_pcm_set_params_fn.self)
+        close = try library.function("snd_pcm_close", sp_snd_pcm_close_fn.self)
+        writei = try library.function("snd_pcm_writei", sp_snd_pcm_writei_fn.self)
+        readi = try library.function("snd_pcm_readi", sp_snd_pcm_readi_fn.self)
+        recover = try library.function("snd_pcm_recover", sp_snd_pcm_recover_fn.self)
+        delay = try library.function("snd_pcm_delay", sp_snd_pcm_delay_fn.self)
+        drop = try library.function("snd_pcm_drop", sp_snd_pcm_drop_fn.self)
+        prepare = try library.function("snd_pcm_prepare", sp_snd_pcm_prepare_fn.self)
+        strerror = try library.function("snd_strerror", sp_snd_strerror_fn.self)
     }
 }

@@ -200,7 +200,7 @@ private func readBytes(_ closure: UnsafeMutableRawPointer?, _ data: UnsafeMutabl
 }
 
 /// libcairo's functions, looked up once with `dlsym` after one `dlopen`.
-private struct Cairo: @unchecked Sendable {
+private struct Cairo: LazyLibrary, @unchecked Sendable {
     // @unchecked: C function pointers, immutable after loading, callable from any thread (Cairo
     // objects are not shared between threads here: each render makes its own).
     let imageSurfaceCreate: sp_cairo_image_surface_create_fn
@@ -248,14 +248,8 @@ private struct Cairo: @unchecked Sendable {
     let showText: sp_cairo_show_text_fn
 
     static let libraryName = "libcairo.so.2"
-    private static let loaded: Result<Cairo, SignalPathError> = load()
-
-    static func library() throws(SignalPathError) -> Cairo {
-        switch loaded {
-        case .success(let cairo): return cairo
-        case .failure(let error): throw error
-        }
-    }
+    static let need = "charts need Cairo (Debian: apt-get install libcairo2)"
+    static let loaded = load()
 
     static func failure(_ cairo: Cairo, _ status: cairo_status_t) -> SignalPathError {
         .unavailable(path: "chart", reason: "Cairo: " + cairo.describe(status))
@@ -265,66 +259,59 @@ private struct Cairo: @unchecked Sendable {
         statusToString(status).map { String(cString: $0) } ?? "status \(status.rawValue)"
     }
 
-    private static func load() -> Result<Cairo, SignalPathError> {
-        guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            return .failure(.unavailable(path: libraryName, reason: "charts need Cairo (Debian: apt-get install libcairo2): \(reason)"))
-        }
+    /// Every function looked up before failing, so that an old Cairo names all it lacks.
+    init(_ library: SharedLibrary) throws(SignalPathError) {
         var missing: [String] = []
         func symbol<F>(_ name: String, _ type: F.Type) -> F {
-            guard let pointer = dlsym(handle, name) else {
-                missing.append(name)
-                return unsafeBitCast(dlsym(handle, "cairo_version")!, to: type)  // never called: load fails below
-            }
-            return unsafeBitCast(pointer, to: type)
+            if let function = library.optionalFunction(name, type) { return function }
+            missing.append(name)
+            return unsafeBitCast(library.optionalFunction("cairo_version", UnsafeRawPointer.self)!, to: type)  // never called: init fails below
         }
-        let cairo = Cairo(
-            imageSurfaceCreate: symbol("cairo_image_surface_create", sp_cairo_image_surface_create_fn.self),
-            imageSurfaceCreateForData: symbol("cairo_image_surface_create_for_data", sp_cairo_image_surface_create_for_data_fn.self),
-            imageSurfaceCreateFromPNGStream: symbol("cairo_image_surface_create_from_png_stream", sp_cairo_image_surface_create_from_png_stream_fn.self),
-            imageSurfaceGetData: symbol("cairo_image_surface_get_data", sp_cairo_image_surface_get_data_fn.self),
-            imageSurfaceGetWidth: symbol("cairo_image_surface_get_width", sp_cairo_image_surface_get_width_fn.self),
-            imageSurfaceGetHeight: symbol("cairo_image_surface_get_height", sp_cairo_image_surface_get_height_fn.self),
-            imageSurfaceGetStride: symbol("cairo_image_surface_get_stride", sp_cairo_image_surface_get_stride_fn.self),
-            svgSurfaceCreateForStream: symbol("cairo_svg_surface_create_for_stream", sp_cairo_svg_surface_create_for_stream_fn.self),
-            pdfSurfaceCreateForStream: symbol("cairo_pdf_surface_create_for_stream", sp_cairo_pdf_surface_create_for_stream_fn.self),
-            surfaceFlush: symbol("cairo_surface_flush", sp_cairo_surface_flush_fn.self),
-            surfaceFinish: symbol("cairo_surface_finish", sp_cairo_surface_finish_fn.self),
-            surfaceDestroy: symbol("cairo_surface_destroy", sp_cairo_surface_destroy_fn.self),
-            surfaceStatus: symbol("cairo_surface_status", sp_cairo_surface_status_fn.self),
-            create: symbol("cairo_create", sp_cairo_create_fn.self),
-            destroy: symbol("cairo_destroy", sp_cairo_destroy_fn.self),
-            status: symbol("cairo_status", sp_cairo_status_fn.self),
-            statusToString: symbol("cairo_status_to_string", sp_cairo_status_to_string_fn.self),
-            save: symbol("cairo_save", sp_cairo_save_fn.self),
-            restore: symbol("cairo_restore", sp_cairo_restore_fn.self),
-            scale: symbol("cairo_scale", sp_cairo_scale_fn.self),
-            translate: symbol("cairo_translate", sp_cairo_translate_fn.self),
-            rotate: symbol("cairo_rotate", sp_cairo_rotate_fn.self),
-            setSourceRGBA: symbol("cairo_set_source_rgba", sp_cairo_set_source_rgba_fn.self),
-            setSourceSurface: symbol("cairo_set_source_surface", sp_cairo_set_source_surface_fn.self),
-            getSource: symbol("cairo_get_source", sp_cairo_get_source_fn.self),
-            patternSetFilter: symbol("cairo_pattern_set_filter", sp_cairo_pattern_set_filter_fn.self),
-            setLineWidth: symbol("cairo_set_line_width", sp_cairo_set_line_width_fn.self),
-            setLineJoin: symbol("cairo_set_line_join", sp_cairo_set_line_join_fn.self),
-            setLineCap: symbol("cairo_set_line_cap", sp_cairo_set_line_cap_fn.self),
-            setDash: symbol("cairo_set_dash", sp_cairo_set_dash_fn.self),
-            newPath: symbol("cairo_new_path", sp_cairo_new_path_fn.self),
-            moveTo: symbol("cairo_move_to", sp_cairo_move_to_fn.self),
-            lineTo: symbol("cairo_line_to", sp_cairo_line_to_fn.self),
-            closePath: symbol("cairo_close_path", sp_cairo_close_path_fn.self),
-            rectangle: symbol("cairo_rectangle", sp_cairo_rectangle_fn.self),
-            stroke: symbol("cairo_stroke", sp_cairo_stroke_fn.self),
-            fill: symbol("cairo_fill", sp_cairo_fill_fn.self),
-            clip: symbol("cairo_clip", sp_cairo_clip_fn.self),
-            paint: symbol("cairo_paint", sp_cairo_paint_fn.self),
-            selectFontFace: symbol("cairo_select_font_face", sp_cairo_select_font_face_fn.self),
-            setFontSize: symbol("cairo_set_font_size", sp_cairo_set_font_size_fn.self),
-            textExtents: symbol("cairo_text_extents", sp_cairo_text_extents_fn.self),
-            showText: symbol("cairo_show_text", sp_cairo_show_text_fn.self))
+        imageSurfaceCreate = symbol("cairo_image_surface_create", sp_cairo_image_surface_create_fn.self)
+        imageSurfaceCreateForData = symbol("cairo_image_surface_create_for_data", sp_cairo_image_surface_create_for_data_fn.self)
+        imageSurfaceCreateFromPNGStream = symbol("cairo_image_surface_create_from_png_stream", sp_cairo_image_surface_create_from_png_stream_fn.self)
+        imageSurfaceGetData = symbol("cairo_image_surface_get_data", sp_cairo_image_surface_get_data_fn.self)
+        imageSurfaceGetWidth = symbol("cairo_image_surface_get_width", sp_cairo_image_surface_get_width_fn.self)
+        imageSurfaceGetHeight = symbol("cairo_image_surface_get_height", sp_cairo_image_surface_get_height_fn.self)
+        imageSurfaceGetStride = symbol("cairo_image_surface_get_stride", sp_cairo_image_surface_get_stride_fn.self)
+        svgSurfaceCreateForStream = symbol("cairo_svg_surface_create_for_stream", sp_cairo_svg_surface_create_for_stream_fn.self)
+        pdfSurfaceCreateForStream = symbol("cairo_pdf_surface_create_for_stream", sp_cairo_pdf_surface_create_for_stream_fn.self)
+        surfaceFlush = symbol("cairo_surface_flush", sp_cairo_surface_flush_fn.self)
+        surfaceFinish = symbol("cairo_surface_finish", sp_cairo_surface_finish_fn.self)
+        surfaceDestroy = symbol("cairo_surface_destroy", sp_cairo_surface_destroy_fn.self)
+        surfaceStatus = symbol("cairo_surface_status", sp_cairo_surface_status_fn.self)
+        create = symbol("cairo_create", sp_cairo_create_fn.self)
+        destroy = symbol("cairo_destroy", sp_cairo_destroy_fn.self)
+        status = symbol("cairo_status", sp_cairo_status_fn.self)
+        statusToString = symbol("cairo_status_to_string", sp_cairo_status_to_string_fn.self)
+        save = symbol("cairo_save", sp_cairo_save_fn.self)
+        restore = symbol("cairo_restore", sp_cairo_restore_fn.self)
+        scale = symbol("cairo_scale", sp_cairo_scale_fn.self)
+        translate = symbol("cairo_translate", sp_cairo_translate_fn.self)
+        rotate = symbol("cairo_rotate", sp_cairo_rotate_fn.self)
+        setSourceRGBA = symbol("cairo_set_source_rgba", sp_cairo_set_source_rgba_fn.self)
+        setSourceSurface = symbol("cairo_set_source_surface", sp_cairo_set_source_surface_fn.self)
+        getSource = symbol("cairo_get_source", sp_cairo_get_source_fn.self)
+        patternSetFilter = symbol("cairo_pattern_set_filter", sp_cairo_pattern_set_filter_fn.self)
+        setLineWidth = symbol("cairo_set_line_width", sp_cairo_set_line_width_fn.self)
+        setLineJoin = symbol("cairo_set_line_join", sp_cairo_set_line_join_fn.self)
+        setLineCap = symbol("cairo_set_line_cap", sp_cairo_set_line_cap_fn.self)
+        setDash = symbol("cairo_set_dash", sp_cairo_set_dash_fn.self)
+        newPath = symbol("cairo_new_path", sp_cairo_new_path_fn.self)
+        moveTo = symbol("cairo_move_to", sp_cairo_move_to_fn.self)
+        lineTo = symbol("cairo_line_to", sp_cairo_line_to_fn.self)
+        closePath = symbol("cairo_close_path", sp_cairo_close_path_fn.self)
+        rectangle = symbol("cairo_rectangle", sp_cairo_rectangle_fn.self)
+        stroke = symbol("cairo_stroke", sp_cairo_stroke_fn.self)
+        fill = symbol("cairo_fill", sp_cairo_fill_fn.self)
+        clip = symbol("cairo_clip", sp_cairo_clip_fn.self)
+        paint = symbol("cairo_paint", sp_cairo_paint_fn.self)
+        selectFontFace = symbol("cairo_select_font_face", sp_cairo_select_font_face_fn.self)
+        setFontSize = symbol("cairo_set_font_size", sp_cairo_set_font_size_fn.self)
+        textExtents = symbol("cairo_text_extents", sp_cairo_text_extents_fn.self)
+        showText = symbol("cairo_show_text", sp_cairo_show_text_fn.self)
         guard missing.isEmpty else {
-            return .failure(.unavailable(path: libraryName, reason: "Cairo lacks \(missing.joined(separator: ", ")) (Cairo 1.16 or later is needed)"))
+            throw .unavailable(path: Self.libraryName, reason: "Cairo lacks \(missing.joined(separator: ", ")) (Cairo 1.16 or later is needed)")
         }
-        return .success(cairo)
     }
 }

@@ -177,15 +177,13 @@ struct WindowResponse: Sendable {
         var size: Int
         var fftSize: Int
     }
-    private static let cache = Protected<[Key: WindowResponse]>([:])
+    private static let cache = ProcessCache<Key, WindowResponse>()
 
     /// The table for a window, size and FFT size, made once per process.
     static func shared(_ window: Window, size: Int, fftSize: Int) -> WindowResponse {
-        let key = Key(window: window.name, size: size, fftSize: fftSize)
-        if let cached = cache.withLock({ $0[key] }) { return cached }
-        let response = WindowResponse(WindowTable.shared(window, size: size).coefficients, fftSize: fftSize)
-        cache.withLock { $0[key] = response }
-        return response
+        cache.value(for: Key(window: window.name, size: size, fftSize: fftSize)) {
+            WindowResponse(WindowTable.shared(window, size: size).coefficients, fftSize: fftSize)
+        }
     }
 
     init(_ window: [Float], fftSize: Int) {

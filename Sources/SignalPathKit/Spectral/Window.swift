@@ -137,16 +137,12 @@ public struct WindowTable: Sendable {
         var window: String
         var size: Int
     }
-    private static let cache = Protected<[Key: WindowTable]>([:])
+    private static let cache = ProcessCache<Key, WindowTable>()
 
     /// The table for `window` of `size`, computed once per process (a Kaiser window of 8192 points
     /// takes a Bessel series per point).
     public static func shared(_ window: Window, size: Int) -> WindowTable {
-        let key = Key(window: window.name, size: size)
-        if let cached = cache.withLock({ $0[key] }) { return cached }
-        let table = WindowTable(window, size: size)
-        cache.withLock { $0[key] = table }
-        return table
+        cache.value(for: Key(window: window.name, size: size)) { WindowTable(window, size: size) }
     }
 
     public init(_ window: Window, size: Int) {

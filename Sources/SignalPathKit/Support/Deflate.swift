@@ -43,7 +43,7 @@ public enum Deflate {
 }
 
 /// libz's functions, looked up once with `dlsym` after one `dlopen`.
-private struct ZLib: @unchecked Sendable {
+private struct ZLib: LazyLibrary, @unchecked Sendable {
     // @unchecked: C function pointers, immutable after loading, callable from any thread (each
     // call above has its own z_stream).
     let deflateInit2: sp_deflateInit2__fn
@@ -53,25 +53,15 @@ private struct ZLib: @unchecked Sendable {
     let crc32: sp_crc32_fn
 
     static let libraryName = "libz.so.1"
-    private static let loaded: Result<ZLib, SignalPathError> = load()
 
-    static func library() throws(SignalPathError) -> ZLib {
-        switch loaded {
-        case .success(let zlib): return zlib
-        case .failure(let error): throw error
-        }
-    }
+    static let loaded = load()
+    static let need = "PNG files need zlib (Debian: apt-get install zlib1g)"
 
-    private static func load() -> Result<ZLib, SignalPathError> {
-        do throws(SignalPathError) {
-            let library = try SharedLibrary(libraryName, need: "PNG files need zlib (Debian: apt-get install zlib1g)")
-            return .success(
-                ZLib(
-                    deflateInit2: try library.function("deflateInit2_", sp_deflateInit2__fn.self), deflate: try library.function("deflate", sp_deflate_fn.self),
-                    deflateEnd: try library.function("deflateEnd", sp_deflateEnd_fn.self),
-                    deflateBound: try library.function("deflateBound", sp_deflateBound_fn.self), crc32: try library.function("crc32", sp_crc32_fn.self)))
-        } catch {
-            return .failure(error)
-        }
+    init(_ library: SharedLibrary) throws(SignalPathError) {
+        deflateInit2 = try library.function("deflateInit2_", sp_deflateInit2__fn.self)
+        deflate = try library.function("deflate", sp_deflate_fn.self)
+        deflateEnd = try library.function("deflateEnd", sp_deflateEnd_fn.self)
+        deflateBound = try library.function("deflateBound", sp_deflateBound_fn.self)
+        crc32 = try library.function("crc32", sp_crc32_fn.self)
     }
 }

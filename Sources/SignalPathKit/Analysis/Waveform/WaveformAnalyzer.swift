@@ -44,7 +44,7 @@ public struct WaveformAnalyzer: Sendable {
     public func run(workers: Int = 2, progress: (@Sendable (Double) -> Void)? = nil) async throws(SignalPathError) -> WaveformEnvelope {
         var waveform = WaveformEnvelope(
             path: file.path, sampleRate: file.format.sampleRate, frames: frames, channelNames: channelNames,
-            fullScale: AnalysisWorker.fullScale(file.format.sampleFormat), columns: columns)
+            fullScale: file.format.sampleFormat.fullScale, columns: columns)
         waveform.stream = file.namedStream
         let count = chunkCount
         var merger = InOrderMerger<WaveformChunk>()
@@ -87,7 +87,7 @@ final class WaveformWorker: ChunkWorking, @unchecked Sendable {
         let reader = try analyzer.file.makeReader()
         reader.limitReadAhead(toFrame: analyzer.frames.upperBound)
         window = FrameWindow(reader: reader, capacity: analyzer.chunkFrames + 2 * (analyzer.minimumClipRun - 1))
-        fullScale = AnalysisWorker.fullScale(analyzer.file.format.sampleFormat)
+        fullScale = analyzer.file.format.sampleFormat.fullScale
     }
 
     /// The frames a chunk reads: its own, and the clip run's reach less one on each side within

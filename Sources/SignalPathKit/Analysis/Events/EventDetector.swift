@@ -39,7 +39,7 @@ public struct EventDetector: Sendable {
         weighting = KWeighting(sampleRate: rate)
         measuresLoudness = Loudness.measurableSampleRates.contains(rate)
         channelWeights = Loudness.channelWeights(layout: file.format.channelLayout)
-        fullScale = AnalysisWorker.fullScale(file.format.sampleFormat)
+        fullScale = file.format.sampleFormat.fullScale
         self.chunkFrames = max(1, chunkFrames ?? max(4096, Self.chunkSamples / file.format.channels))
         flankFrames = max(1, Int((Double(rate) * EventSettings.flankLength).rounded()))
         gapFrames = max(1, Int((Double(rate) * EventSettings.gapWindow).rounded()))

@@ -280,16 +280,14 @@ public struct StereoImage: Sendable, Equatable {
         var size: Int
         var limit: Int
     }
-    private static let autocorrelations = Protected<[AutocorrelationKey: [Double]]>([:])
+    private static let autocorrelations = ProcessCache<AutocorrelationKey, [Double]>()
 
     /// `windowAutocorrelation`, made once per process for each window and limit: `scan` measures
     /// file after file with the same window (docs/DECISIONS.md#window-tables).
     static func sharedWindowAutocorrelation(_ window: WindowTable, upTo limit: Int) -> [Double] {
-        let key = AutocorrelationKey(window: window.window.name, size: window.size, limit: limit)
-        if let known = autocorrelations.withLock({ $0[key] }) { return known }
-        let values = windowAutocorrelation(window.coefficients, upTo: limit)
-        autocorrelations.withLock { $0[key] = values }
-        return values
+        autocorrelations.value(for: AutocorrelationKey(window: window.window.name, size: window.size, limit: limit)) {
+            windowAutocorrelation(window.coefficients, upTo: limit)
+        }
     }
 
     /// Σ w(n)·w(n+τ) for τ in 0...limit, stopping where it falls below `windowOverlapFloor` of its

@@ -122,7 +122,7 @@ final class EventWorker: ChunkWorking, @unchecked Sendable {
         let channels = self.channels, rowLength = self.rowLength
         let placed = rows.withUnsafeMutableBufferPointer { rows in
             reader.forEachInt16Piece(first..<first + Int64(got)) { piece, firstFrame in
-                AnalysisWorker.deinterleave(int16: piece, channels: channels, into: rows.baseAddress! + firstFrame, rowLength: rowLength)
+                PCMDecoder.deinterleave(int16: piece, channels: channels, into: rows.baseAddress! + firstFrame, rowLength: rowLength)
             }
         }
         guard placed else { return nil }

@@ -100,31 +100,121 @@ final class AnalysisCombiner {
         endOfInput = chunk.endOfInput ?? endOfInput
     }
 
+    /// The totals turned into the file's analysis, one named step per measure.
     func finish() async -> SignalAnalysis {
         let file = analyzer.file
-        let settings = analyzer.settings
-        let rate = Double(file.format.sampleRate)
         let length = endOfInput ?? analyzer.knownLength ?? framesDone
-        let start = analyzer.frames.lowerBound
-        let frames = start..<start + length
-        // Whole sub-blocks only.
-        var wholeSubBlocks = 0
-        while wholeSubBlocks < weightedEnergy.count && analyzer.subBlockStart(wholeSubBlocks + 1) <= length { wholeSubBlocks += 1 }
-        let subBlockFrames = (0..<wholeSubBlocks).map { Int(analyzer.subBlockStart($0 + 1) - analyzer.subBlockStart($0)) }
-        let loudness =
-            analyzer.measuresLoudness
-            ? Loudness(subBlockEnergy: Array(weightedEnergy.prefix(wholeSubBlocks)), subBlockFrames: subBlockFrames)
-            : Loudness(subBlockEnergy: [], subBlockFrames: [])
-
+        let frames = analyzer.frames.lowerBound..<analyzer.frames.lowerBound + length
+        let blocks = wholeSubBlocks(length: length)
         let spectrum = makeSpectrum(frames: frames)
-        let meanSquare = spectrum?.meanSquare() ?? []
-        let threshold = pow(10, settings.silenceThreshold / 10)  // as a mean square
-        func blockMeanSquare(_ block: Int, _ channel: Int) -> Double {
-            squares[block * channels + channel] / Double(subBlockFrames[block])
+        let spectral = await spectralFindings(spectrum)
+        var channels = channelLevels(frames: frames)
+        for channel in channels.indices {
+            addTruePeak(channel, to: &channels[channel])
+            addBlockLevels(channel, blocks, to: &channels[channel])
+            addBitsInUse(to: &channels[channel])
+            channels[channel].nonFiniteSamples = nonFiniteSamples[channel]
+            channels[channel].spectral = spectral.findings.isEmpty ? .none : spectral.findings[channel]
         }
-        // The channels' findings and the mean's, on tasks of their own while this one aligns the
-        // stereo pair (the tones' search: a log10 per bin, prominence tests, a sort; and the
-        // summary), rather than one after another (docs/DECISIONS.md#off-critical-path).
+        return SignalAnalysis(
+            path: file.path, stream: file.namedStream, format: file.format, frames: frames, settings: analyzer.settings,
+            spectrumParameters: analyzer.spectrum, channels: channels, loudness: loudness(blocks), stereo: spectral.image, spectrum: spectrum,
+            overall: spectral.findings.last ?? .none,
+            authenticity: authenticity(spectrum, mean: spectral.mean, channels: channels, image: spectral.image),
+            leadingSilence: channels.map(\.leadingSilence).min() ?? 0,
+            trailingSilence: channels.map(\.trailingSilence).min() ?? 0,
+            silentFraction: silentFraction(blocks))
+    }
+
+    // MARK: Steps of `finish`
+
+    /// The whole 100 ms sub-blocks of the range and their lengths in frames.
+    private struct SubBlocks {
+        var frames: [Int]
+        var count: Int { frames.count }
+    }
+
+    /// The sub-blocks that lie whole in the `length` frames analysed.
+    private func wholeSubBlocks(length: Int64) -> SubBlocks {
+        var whole = 0
+        while whole < weightedEnergy.count && analyzer.subBlockStart(whole + 1) <= length { whole += 1 }
+        return SubBlocks(frames: (0..<whole).map { Int(analyzer.subBlockStart($0 + 1) - analyzer.subBlockStart($0)) })
+    }
+
+    /// Integrated loudness, LRA and gating from the whole sub-blocks' weighted energy.
+    private func loudness(_ blocks: SubBlocks) -> Loudness {
+        analyzer.measuresLoudness
+            ? Loudness(subBlockEnergy: Array(weightedEnergy.prefix(blocks.count)), subBlockFrames: blocks.frames)
+            : Loudness(subBlockEnergy: [], subBlockFrames: [])
+    }
+
+    /// Each channel's readings of its level statistics over `frames`.
+    private func channelLevels(frames: Range<Int64>) -> [ChannelAnalysis] {
+        let names = analyzer.file.format.channelLayout.names
+        return (0..<channels).map { channel in
+            ChannelAnalysis(
+                index: channel + 1, name: names[channel], statistics: levels[channel], frames: frames,
+                sampleRate: Double(analyzer.file.format.sampleRate), rmsReferenceOffset: analyzer.settings.rmsReference.offset)
+        }
+    }
+
+    /// The channel's true peak and where it lies.
+    private func addTruePeak(_ channel: Int, to analysis: inout ChannelAnalysis) {
+        analysis.truePeak = decibels(amplitude: Double(truePeaks[channel]))
+        analysis.truePeakTime = truePeakFrames[channel].map { $0 / Double(analyzer.file.format.sampleRate) }
+    }
+
+    /// The silence threshold as a mean square.
+    private var silenceMeanSquare: Double { pow(10, analyzer.settings.silenceThreshold / 10) }
+
+    private func blockMeanSquare(_ block: Int, _ channel: Int, _ blocks: SubBlocks) -> Double {
+        squares[block * channels + channel] / Double(blocks.frames[block])
+    }
+
+    /// What the channel's 100 ms blocks show: the silent fraction, the noise floor and the dynamic
+    /// range above it.
+    private func addBlockLevels(_ channel: Int, _ blocks: SubBlocks, to analysis: inout ChannelAnalysis) {
+        let meanSquares = keepsBlockLevels ? (0..<blocks.count).map { blockMeanSquare($0, channel, blocks) } : []
+        let audible = meanSquares.filter { $0 > 0 }.sorted()
+        let floorMeanSquare = audible.isEmpty ? nil : Loudness.percentile(audible, AnalysisSettings.noiseFloorPercentile)
+        let threshold = silenceMeanSquare
+        analysis.silentFraction = meanSquares.isEmpty ? nil : Double(meanSquares.filter { $0 < threshold }.count) / Double(meanSquares.count)
+        analysis.noiseFloor = floorMeanSquare.map { 10 * log10($0) + analyzer.settings.rmsReference.offset }
+        let peak = analysis.peak
+        analysis.dynamicRange = floorMeanSquare.map { peak - 10 * log10($0) }
+    }
+
+    /// Bits in use say something about PCM (and float files holding PCM), not about lossy codecs.
+    private func addBitsInUse(to analysis: inout ChannelAnalysis) {
+        let lowest = analysis.statistics.lowestBitExponent
+        var bits = lowest == .max ? nil : max(1, 1 - lowest)
+        if case .compressed = analyzer.file.format.sampleFormat { bits = nil }
+        if let used = bits, used > 32 { bits = nil }
+        analysis.effectiveBits = bits
+    }
+
+    /// The fraction of whole blocks in which every channel is silent.
+    private func silentFraction(_ blocks: SubBlocks) -> Double? {
+        guard blocks.count > 0, keepsBlockLevels else { return nil }
+        let threshold = silenceMeanSquare
+        let allSilent = (0..<blocks.count).filter { block in (0..<channels).allSatisfy { blockMeanSquare(block, $0, blocks) < threshold } }
+        return Double(allSilent.count) / Double(blocks.count)
+    }
+
+    /// What the spectrum shows, per channel and (last) for the channels' mean; the mean's power per
+    /// bin; and the stereo image.
+    private struct Spectral {
+        var findings: [SpectralFindings]
+        var mean: [Double]
+        var image: StereoImage?
+    }
+
+    /// The channels' findings and the mean's, on tasks of their own while this one aligns the
+    /// stereo pair (the tones' search: a log10 per bin, prominence tests, a sort; and the
+    /// summary), rather than one after another (docs/DECISIONS.md#off-critical-path).
+    private func spectralFindings(_ spectrum: PowerSpectrum?) async -> Spectral {
+        let settings = analyzer.settings
+        let meanSquare = spectrum?.meanSquare() ?? []
         var mean: [Double] = []
         var sources: [(spectrum: PowerSpectrum, meanSquare: [Double], strongestBins: [Double])] = []
         if let spectrum, channels > 0 {
@@ -155,55 +245,17 @@ final class AnalysisCombiner {
             for await (index, found) in group { findings[index] = found }
             return (findings, image)
         }
-        var analyses: [ChannelAnalysis] = []
-        let names = analyzer.file.format.channelLayout.names
-        for channel in 0..<channels {
-            let statistics = levels[channel]
-            let counted = Double(max(1, statistics.finiteSamples))
-            let meanSquareLevel = statistics.sumOfSquares / counted
-            let rms = decibels(amplitude: meanSquareLevel.squareRoot()) + settings.rmsReference.offset
-            let peak = decibels(amplitude: Double(statistics.peak))
-            let blocks = keepsBlockLevels ? (0..<wholeSubBlocks).map { blockMeanSquare($0, channel) } : []
-            let audible = blocks.filter { $0 > 0 }.sorted()
-            let floorMeanSquare = audible.isEmpty ? nil : Loudness.percentile(audible, AnalysisSettings.noiseFloorPercentile)
-            // Bits in use say something about PCM (and float files holding PCM), not about lossy codecs.
-            var bits = statistics.lowestBitExponent == .max ? nil : max(1, 1 - statistics.lowestBitExponent)
-            if case .compressed = file.format.sampleFormat { bits = nil }
-            if let used = bits, used > 32 { bits = nil }
-            analyses.append(
-                ChannelAnalysis(
-                    index: channel + 1, name: names[channel], statistics: statistics,
-                    peak: peak, peakTime: statistics.peakFrame.map { Double($0) / rate },
-                    truePeak: decibels(amplitude: Double(truePeaks[channel])), truePeakTime: truePeakFrames[channel].map { $0 / rate }, rms: rms,
-                    crest: decibels(amplitude: Double(statistics.peak) / meanSquareLevel.squareRoot()),
-                    dcOffset: statistics.sum / counted,
-                    minimum: statistics.finiteSamples > 0 ? Double(statistics.minimum) : 0,
-                    maximum: statistics.finiteSamples > 0 ? Double(statistics.maximum) : 0,
-                    clippedSamples: statistics.clippedSamples, clipEvents: statistics.clipEvents,
-                    zeroCrossingRate: length > 1 ? Double(statistics.zeroCrossings) / (Double(length) / rate) : 0,
-                    leadingSilence: Double((statistics.firstAudibleFrame.map { $0 - start }) ?? length) / rate,
-                    trailingSilence: Double(statistics.lastAudibleFrame.map { frames.upperBound - 1 - $0 } ?? length) / rate,
-                    silentFraction: blocks.isEmpty ? nil : Double(blocks.filter { $0 < threshold }.count) / Double(blocks.count),
-                    noiseFloor: floorMeanSquare.map { 10 * log10($0) + settings.rmsReference.offset },
-                    dynamicRange: floorMeanSquare.map { peak - 10 * log10($0) },
-                    effectiveBits: bits, nonFiniteSamples: nonFiniteSamples[channel],
-                    spectral: findings.isEmpty ? .none : findings[channel]))
-        }
-        let overall = findings.last ?? .none
-        var authenticity: Authenticity? = nil
-        if let spectrum, let edges, !mean.isEmpty {
-            authenticity = Authenticity(
-                meanSquare: mean, binWidth: spectrum.binWidth, noiseBandwidth: spectrum.windowSumOfSquares / (spectrum.windowSum * spectrum.windowSum),
-                edges: edges, frameGrid: frameGrid, format: file.format,
-                bitsInUse: analyses.compactMap(\.effectiveBits).max(), monoAsStereo: image?.monoAsStereo)
-        }
-        let allSilent = (keepsBlockLevels ? 0..<wholeSubBlocks : 0..<0).filter { block in (0..<channels).allSatisfy { blockMeanSquare(block, $0) < threshold } }
-        return SignalAnalysis(
-            path: file.path, stream: file.namedStream, format: file.format, frames: frames, settings: settings, spectrumParameters: analyzer.spectrum,
-            channels: analyses, loudness: loudness, stereo: image, spectrum: spectrum, overall: overall, authenticity: authenticity,
-            leadingSilence: analyses.map(\.leadingSilence).min() ?? 0,
-            trailingSilence: analyses.map(\.trailingSilence).min() ?? 0,
-            silentFraction: wholeSubBlocks == 0 || !keepsBlockLevels ? nil : Double(allSilent.count) / Double(wholeSubBlocks))
+        return Spectral(findings: findings, mean: mean, image: image)
+    }
+
+    /// Whether the file is what it claims, from the mean spectrum, its segments' edges and frame
+    /// grid, and the channels' bits in use; nil without a spectrum.
+    private func authenticity(_ spectrum: PowerSpectrum?, mean: [Double], channels: [ChannelAnalysis], image: StereoImage?) -> Authenticity? {
+        guard let spectrum, let edges, !mean.isEmpty else { return nil }
+        return Authenticity(
+            meanSquare: mean, binWidth: spectrum.binWidth, noiseBandwidth: spectrum.windowSumOfSquares / (spectrum.windowSum * spectrum.windowSum),
+            edges: edges, frameGrid: frameGrid, format: analyzer.file.format,
+            bitsInUse: channels.compactMap(\.effectiveBits).max(), monoAsStereo: image?.monoAsStereo)
     }
 
     /// The stereo pair's image, when there is a pair.

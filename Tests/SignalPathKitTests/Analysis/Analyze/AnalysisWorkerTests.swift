@@ -20,7 +20,7 @@ struct AnalysisWorkerTests {
                     var rows = [Float](repeating: .nan, count: rowLength * channels)
                     codes.withUnsafeBytes { piece in
                         rows.withUnsafeMutableBufferPointer { rows in
-                            AnalysisWorker.deinterleave(int16: piece, channels: channels, into: rows.baseAddress! + 1, rowLength: rowLength, wide: wide)
+                            PCMDecoder.deinterleave(int16: piece, channels: channels, into: rows.baseAddress! + 1, rowLength: rowLength, wide: wide)
                         }
                     }
                     for channel in 0..<channels {

@@ -20,10 +20,7 @@ final class EventCombiner {
     private var openClip: [RunPiece?]
     private var openRepeat: [RunPiece?]
     /// Clipping runs that passed, gathered while they come within 10 ms of each other.
-    private var clusters: [Cluster?]
-    private struct Cluster {
-        var start: Int64, end: Int64, samples: Int64, runs: Int, peak: Float
-    }
+    private var clusters: [ClipClusters]
 
     // 1 ms blocks and 100 ms sub-blocks not yet complete (from `nextBlock` / `nextSubBlock`).
     private var nextBlock = 0
@@ -34,8 +31,7 @@ final class EventCombiner {
     private var gaps: GapPairing
     private var dropouts: DropoutSettler
     private var dc: [DCOffsetSpans]
-    private var shortTerm = ShortTermLoudness()
-    private var jump = JumpState()
+    private var jumps: LoudnessJumps
 
     init(detector: EventDetector) {
         self.detector = detector
@@ -46,10 +42,11 @@ final class EventCombiner {
         summary = EventSummary(sampleRate: detector.sampleRate)
         openClip = [RunPiece?](repeating: nil, count: channels)
         openRepeat = openClip
-        clusters = [Cluster?](repeating: nil, count: channels)
+        clusters = [ClipClusters](repeating: ClipClusters(gap: Int64((EventSettings.clipMergeGap * rate).rounded())), count: channels)
         gaps = GapPairing(channels: channels)
         dropouts = DropoutSettler(channels: channels, tolerance: Int64(detector.gapFrames))
         dc = [DCOffsetSpans](repeating: DCOffsetSpans(limit: settings.maximumDC), count: channels)
+        jumps = LoudnessJumps(limit: settings.maximumJump)
     }
 
     var fractionDone: Double {
@@ -84,7 +81,7 @@ final class EventCombiner {
             for piece in chunk.clipping[channel] { joined(piece, into: &openClip[channel]) { clipRun($0, channel) } }
             for piece in chunk.repeats[channel] { joined(piece, into: &openRepeat[channel]) { repeatRun($0, channel) } }
             // A cluster ends when no run can come within 10 ms of it any more.
-            if let cluster = clusters[channel], openClip[channel] == nil, cluster.end + clipGap <= position { closeCluster(channel) }
+            if openClip[channel] == nil, clusters[channel].canClose(at: position) { closeCluster(channel) }
         }
         gaps.add(chunk.gapEdges)
         accumulate(&blockSquares, &nextBlock, chunk.blockSquares, first: chunk.firstBlock, width: channels)
@@ -174,25 +171,16 @@ final class EventCombiner {
             detail: "every channel below \(UnitFormat.fixed(settings.silenceThreshold, 1)) dBFS for \(seconds(length))")
     }
 
-    private var clipGap: Int64 { Int64((EventSettings.clipMergeGap * rate).rounded()) }
-
     private func clipRun(_ run: RunPiece, _ channel: Int) {
         guard run.end - run.start >= Int64(settings.minimumClipRun) else { return }
-        if var cluster = clusters[channel], run.start - cluster.end < clipGap {
-            cluster.end = run.end
-            cluster.samples += run.end - run.start
-            cluster.runs += 1
-            cluster.peak = max(cluster.peak, run.value)
-            clusters[channel] = cluster
-            return
-        }
-        closeCluster(channel)
-        clusters[channel] = Cluster(start: run.start, end: run.end, samples: run.end - run.start, runs: 1, peak: run.value)
+        clusters[channel].add(run) { clipping($0, channel) }
     }
 
     private func closeCluster(_ channel: Int) {
-        guard let cluster = clusters[channel] else { return }
-        clusters[channel] = nil
+        clusters[channel].close { clipping($0, channel) }
+    }
+
+    private func clipping(_ cluster: ClipClusters.Cluster, _ channel: Int) {
         // Grouped as every count for people is (analyze's "470 827"): the detail is read, not parsed.
         let runs = cluster.runs == 1 ? "1 run" : "\(UnitFormat.grouped(Int64(cluster.runs))) runs"
         decide(
@@ -253,13 +241,6 @@ final class EventCombiner {
 
     // MARK: DC offset and loudness jumps, on 100 ms sub-blocks
 
-    private struct JumpState {
-        var recent: [Double?] = []
-        var open = false
-        var start: Int64 = 0, end: Int64 = 0
-        var from = 0.0, to = 0.0
-    }
-
     private func processSubBlocks(final: Bool) {
         var processed = 0
         while processed < subEnergy.count, (processed + 1) * channels <= subSums.count {
@@ -287,33 +268,17 @@ final class EventCombiner {
 
     private func jumpStep(_ frames: Range<Int64>, energy: Double) {
         guard detector.measuresLoudness else { return }
-        let span = Int((EventSettings.jumpSpan * 10).rounded())
-        let value = shortTerm.add(energy: energy, frames: frames.count)
-        jump.recent.append(value)
-        if jump.recent.count > span + 1 { jump.recent.removeFirst() }
-        var triggered = false
-        if jump.recent.count == span + 1, let before = jump.recent[0], let now = value,
-            before > Loudness.absoluteGate, now > Loudness.absoluteGate, abs(now - before) > settings.maximumJump
-        {
-            triggered = true
-            let start = detector.subBlockStart(nextSubBlockIndex(of: frames) - span + 1)
-            if !jump.open {
-                jump.open = true
-                jump.start = start
-                jump.from = before
-            }
-            jump.end = frames.upperBound
-            jump.to = now
+        let detector = self.detector
+        jumps.add(energy: energy, frames: frames, windowStart: { detector.subBlockStart(detector.subBlock(containing: frames.lowerBound) - $0 + 1) }) {
+            loudnessJump($0)
         }
-        if !triggered { closeJump() }
     }
 
-    /// The index of the sub-block that starts at `frames.lowerBound`.
-    private func nextSubBlockIndex(of frames: Range<Int64>) -> Int { detector.subBlock(containing: frames.lowerBound) }
-
     private func closeJump() {
-        guard jump.open else { return }
-        jump.open = false
+        jumps.close { loudnessJump($0) }
+    }
+
+    private func loudnessJump(_ jump: LoudnessJumps.Jump) {
         let verb = jump.to > jump.from ? "rose" : "fell"
         decide(
             .loudnessJump, nil, jump.start..<jump.end, level: jump.to,
