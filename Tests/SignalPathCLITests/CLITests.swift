@@ -40,7 +40,9 @@ struct CLITests {
 
     @Test(
         "a command named first, parsed on its own, still answers as ArgumentParser's root does: its --help and -h are `help COMMAND`, a usage error names `signalpath COMMAND`, --version is the root's",
-        arguments: ["info", "analyze", "loudness", "check", "compare", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "replay", "record", "replaygain"])
+        arguments: [
+            "info", "analyze", "loudness", "check", "compare", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "replay", "record", "replaygain",
+        ])
     func commandParsedOnItsOwnAnswersAsTheRoot(command: String) throws {
         let fromRoot = try signalpath("help", command)
         #expect(fromRoot.status == 0 && fromRoot.stdout.contains("signalpath \(command) "))
@@ -58,7 +60,9 @@ struct CLITests {
 
     @Test(
         "every command's examples survive copy and paste on an 80-column terminal: none is reflowed, and each runs as a shell command",
-        arguments: ["info", "analyze", "loudness", "check", "compare", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "replay", "record", "replaygain"])
+        arguments: [
+            "info", "analyze", "loudness", "check", "compare", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "replay", "record", "replaygain",
+        ])
     func examplesSurviveCopyAndPaste(command: String) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"

@@ -16,7 +16,9 @@ struct ManualCLITests {
         return FileManager.default.isExecutableFile(atPath: beside) ? beside : repositoryRoot + "/.build/debug/generate-manual-tool"
     }
 
-    static let commands = ["info", "analyze", "loudness", "check", "compare", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "replay", "record", "replaygain"]
+    static let commands = [
+        "info", "analyze", "loudness", "check", "compare", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "replay", "record", "replaygain",
+    ]
 
     /// The pages, generated into the scratch directory: file name → rendered text.
     func pages() throws -> [String: String] {
