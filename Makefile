@@ -8,7 +8,7 @@ RELEASE := .build/release/signalpath
 # Debian packages: the C libraries signalpath links (libsndfile, FFTW, ALSA) or loads on first use (FFmpeg's, whose
 # headers the build needs), and the tools the tests use as independent
 # encoders and references (sox, ffmpeg, espeak-ng for speech), and groff to render the man pages.
-APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libcairo2-dev zlib1g-dev fonts-dejavu-core libavformat-dev libavcodec-dev libavutil-dev sox ffmpeg espeak-ng alsa-utils groff-base librsvg2-bin poppler-utils libsqlite3-dev parallel fluidsynth fluid-soundfont-gm
+APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libcairo2-dev zlib1g-dev fonts-dejavu-core libavformat-dev libavcodec-dev libavutil-dev sox ffmpeg espeak-ng alsa-utils groff-base librsvg2-bin poppler-utils libsqlite3-dev libssl-dev flac libchromaprint-dev libchromaprint-tools lame parallel fluidsynth fluid-soundfont-gm
 # Python modules the tests use as references (numpy and scipy come with the machine's Python); Pillow
 # decodes the charts' PNGs. `package:module` where pip's name is not the module's.
 PIP_PACKAGES := pyloudnorm soundfile pillow:PIL duckdb mido
@@ -66,10 +66,8 @@ setup:
 # modules alone: 57.6 and 14.4 M). The binary grows 0.3 %.
 DIRECT_METADATA := -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib $(DIRECT_METADATA)
-# signalpath and its SHA-256 helper (scan --content-hash; HashHelper.swift).
 build: setup
 	$(RELEASE_BUILD) --product signalpath
-	$(RELEASE_BUILD) --product signalpath-sha256
 
 # What the formatter checks and rewrites: every Swift file of the three packages.
 SWIFT_SOURCES := Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources Benchmarks/Package.swift Benchmarks/Sources
@@ -136,7 +134,6 @@ man:
 install: build man
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 755 $(RELEASE) "$(DESTDIR)$(PREFIX)/bin/signalpath"
-	install -D -m 755 $(RELEASE)-sha256 "$(DESTDIR)$(PREFIX)/libexec/signalpath/signalpath-sha256"
 	install -d "$(DESTDIR)$(PREFIX)/share/man/man1"
 	install -m 644 $(MAN_DIR)/*.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"
 	install -d "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
@@ -203,7 +200,6 @@ bench-data: bench-setup $(BENCH_DATA)/reader-1GiB.bin $(BENCH_DATA)/decode-512Mi
 BENCH_BINARY := .build/bench/signalpath
 bench: bench-data build
 	install -D -m 755 $(RELEASE) $(BENCH_BINARY)
-	install -D -m 755 $(RELEASE)-sha256 $(BENCH_BINARY)-sha256
 	touch Benchmarks/Package.swift
 	cd Benchmarks && $(SWIFT) build -c release
 	Benchmarks/.build/release/Micro fft-rate

@@ -14,15 +14,9 @@ let package = Package(
     name: "signalpath",
     products: [
         .executable(name: "signalpath", targets: ["signalpath"]),
-        .executable(name: "signalpath-sha256", targets: ["signalpath-sha256"]),
         .library(name: "SignalPathKit", targets: ["SignalPathKit"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // SHA-256 of file contents for scan's --content-hash, in the signalpath-sha256 helper
-        // (Sources/SignalPathKit/Archive/HashHelper.swift says why a process of its own).
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-    ],
+    dependencies: [.package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")],
     targets: [
         // Declarations only: libsndfile is opened when a file first needs it (Decoding/SndFile.swift).
         .systemLibrary(
@@ -56,6 +50,11 @@ let package = Package(
             name: "CFFmpeg",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
         ),
+        // Declarations only: libcrypto is opened on the first digest (Support/MessageDigest.swift).
+        .systemLibrary(
+            name: "CLibCrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // Declarations only: libsqlite3 is opened by the commands that keep a database (Archive/SQLite.swift).
         .systemLibrary(
             name: "CSQLite",
@@ -70,7 +69,7 @@ let package = Package(
         .target(
             name: "SignalPathKit",
             dependencies: [
-                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite", "DescriptorMessage",
+                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite", "CLibCrypto",
             ],
             swiftSettings: optimizedTests ? [.unsafeFlags(["-O"])] : [],
             // FFTW linked from its static archive (libfftw3-dev ships it): the shared library's
@@ -90,13 +89,6 @@ let package = Package(
             // (docs/ARCHITECTURE.md, "Per-process costs").
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
         ),
-        // swift-crypto's one user: hashes the files signalpath lends it (its main.swift has the protocol).
-        .executableTarget(
-            name: "signalpath-sha256",
-            dependencies: ["DescriptorMessage", .product(name: "Crypto", package: "swift-crypto")]
-        ),
-        // The message that lends the helper a descriptor, built alike by both ends.
-        .target(name: "DescriptorMessage"),
         .target(
             name: "SignalPathTestSupport",
             path: "Tests/SignalPathTestSupport"
@@ -108,9 +100,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SignalPathCLITests",
-            // Depending on the executables makes `swift test` build them; the tests run the binary
-            // (and scan --content-hash its hashing helper).
-            dependencies: ["signalpath", "signalpath-sha256", "SignalPathTestSupport"]
+            // Depending on the executable makes `swift test` build it; the tests run the binary.
+            dependencies: ["signalpath", "SignalPathTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

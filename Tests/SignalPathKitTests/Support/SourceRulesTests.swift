@@ -34,7 +34,7 @@ struct SourceRulesTests {
             }
         }
         #expect(importers.keys.contains("CFFTW") && importers.keys.contains("CSndFile"), "\(importers.keys.sorted())")
-        for (module, files) in importers where module != "Crypto" {
+        for (module, files) in importers {
             #expect(files.count == 1, "\(module): \(files)")
         }
     }
