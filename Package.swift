@@ -55,6 +55,11 @@ let package = Package(
             name: "CLibCrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // Declarations only: libchromaprint is opened on the first fingerprint (Analysis/Chromaprint.swift).
+        .systemLibrary(
+            name: "CChromaprint",
+            providers: [.apt(["libchromaprint-dev"])]
+        ),
         // Declarations only: libsqlite3 is opened by the commands that keep a database (Archive/SQLite.swift).
         .systemLibrary(
             name: "CSQLite",
@@ -69,7 +74,7 @@ let package = Package(
         .target(
             name: "SignalPathKit",
             dependencies: [
-                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite", "CLibCrypto",
+                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite", "CLibCrypto", "CChromaprint",
             ],
             swiftSettings: optimizedTests ? [.unsafeFlags(["-O"])] : [],
             // FFTW linked from its static archive (libfftw3-dev ships it): the shared library's
