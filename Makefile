@@ -8,8 +8,9 @@ RELEASE := .build/release/signalpath
 # Debian packages: the C libraries signalpath links (libsndfile, FFTW, ALSA) or loads on first use (FFmpeg's, whose
 # headers the build needs; TagLib, through replaygain's shim), and the tools the tests use as independent
 # encoders and references (sox, ffmpeg, espeak-ng for speech; flac, lame, vorbis-tools, opus-tools and
-# loudgain for replaygain), libsoxr for compare, and groff to render the man pages.
-APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libcairo2-dev zlib1g-dev fonts-dejavu-core libavformat-dev libavcodec-dev libavutil-dev sox ffmpeg espeak-ng alsa-utils groff-base librsvg2-bin poppler-utils libsqlite3-dev libsoxr-dev parallel fluidsynth fluid-soundfont-gm libtag1-dev flac lame vorbis-tools opus-tools loudgain
+# loudgain for replaygain), libsoxr for compare, libcrypto and Chromaprint (fpcalc its reference) for
+# identity, and groff to render the man pages.
+APT_PACKAGES := pkg-config libsndfile1-dev libfftw3-dev libasound2-dev libcairo2-dev zlib1g-dev fonts-dejavu-core libavformat-dev libavcodec-dev libavutil-dev sox ffmpeg espeak-ng alsa-utils groff-base librsvg2-bin poppler-utils libsqlite3-dev libsoxr-dev libssl-dev libchromaprint-dev libchromaprint-tools parallel fluidsynth fluid-soundfont-gm libtag1-dev flac lame vorbis-tools opus-tools loudgain
 # Python modules the tests use as references (numpy and scipy come with the machine's Python); Pillow
 # decodes the charts' PNGs. `package:module` where pip's name is not the module's.
 PIP_PACKAGES := pyloudnorm soundfile pillow:PIL duckdb mido mutagen
@@ -63,11 +64,10 @@ setup:
 # at first use, each a scan of every conformance record (docs/DECISIONS.md#direct-type-metadata).
 DIRECT_METADATA := -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib $(DIRECT_METADATA)
-# signalpath, its SHA-256 helper (scan --content-hash; HashHelper.swift) and replaygain's TagLib shim
-# (TagLibrary.swift), which signalpath opens from beside itself or from PREFIX/lib/signalpath.
+# signalpath and replaygain's TagLib shim (TagLibrary.swift), which signalpath opens from beside
+# itself or from PREFIX/lib/signalpath.
 build: setup
 	$(RELEASE_BUILD) --product signalpath
-	$(RELEASE_BUILD) --product signalpath-sha256
 	$(RELEASE_BUILD) --product SignalPathTagLib
 
 # What the formatter checks and rewrites: every Swift file of the three packages.
@@ -155,7 +155,6 @@ man:
 install: build man
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 755 $(RELEASE) "$(DESTDIR)$(PREFIX)/bin/signalpath"
-	install -D -m 755 $(RELEASE)-sha256 "$(DESTDIR)$(PREFIX)/libexec/signalpath/signalpath-sha256"
 	install -D -m 644 .build/release/libSignalPathTagLib.so "$(DESTDIR)$(PREFIX)/lib/signalpath/libSignalPathTagLib.so"
 	install -d "$(DESTDIR)$(PREFIX)/share/man/man1"
 	install -m 644 $(MAN_DIR)/*.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"
@@ -222,7 +221,6 @@ bench-data: bench-setup $(BENCH_DATA)/reader-1GiB.bin $(BENCH_DATA)/decode-512Mi
 BENCH_BINARY := .build/bench/signalpath
 bench: bench-data build
 	install -D -m 755 $(RELEASE) $(BENCH_BINARY)
-	install -D -m 755 $(RELEASE)-sha256 $(BENCH_BINARY)-sha256
 	install -D -m 644 .build/release/libSignalPathTagLib.so $(dir $(BENCH_BINARY))libSignalPathTagLib.so
 	touch Benchmarks/Package.swift
 	cd Benchmarks && $(SWIFT) build -c release

@@ -12,17 +12,11 @@ let package = Package(
     name: "signalpath",
     products: [
         .executable(name: "signalpath", targets: ["signalpath"]),
-        .executable(name: "signalpath-sha256", targets: ["signalpath-sha256"]),
         .library(name: "SignalPathKit", targets: ["SignalPathKit"]),
         // TagLib behind a few C functions, opened with dlopen by `replaygain` (Tagging/TagLibrary.swift).
         .library(name: "SignalPathTagLib", type: .dynamic, targets: ["SignalPathTagLib"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // SHA-256 of file contents for scan's --content-hash, in the signalpath-sha256 helper
-        // (Sources/SignalPathKit/Archive/HashHelper.swift says why a process of its own).
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-    ],
+    dependencies: [.package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")],
     targets: [
         // Declarations only: libsndfile is opened when a file first needs it (Decoding/SndFile.swift).
         .systemLibrary(
@@ -56,12 +50,22 @@ let package = Package(
             name: "CFFmpeg",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
         ),
+        // Declarations only: libcrypto is opened on the first digest (Support/MessageDigest.swift).
+        .systemLibrary(
+            name: "CLibCrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // Declarations only: libchromaprint is opened on the first fingerprint (Analysis/Identity/Chromaprint.swift).
+        .systemLibrary(
+            name: "CChromaprint",
+            providers: [.apt(["libchromaprint-dev"])]
+        ),
         // Declarations only: libsqlite3 is opened by the commands that keep a database (Archive/SQLite.swift).
         .systemLibrary(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // Declarations only: libsoxr is opened when compare first resamples (Analysis/Resampler.swift).
+        // Declarations only: libsoxr is opened when compare first resamples (Analysis/Compare/Resampler.swift).
         .systemLibrary(
             name: "CSoxr",
             providers: [.apt(["libsoxr-dev"])]
@@ -85,7 +89,7 @@ let package = Package(
         .target(
             name: "SignalPathKit",
             dependencies: [
-                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite", "CTagLib", "CSoxr", "DescriptorMessage",
+                "SignalPathAVX2", "CSndFile", "CFFTW", "CALSA", "CCairo", "CZLib", "CFFmpeg", "CSQLite", "CTagLib", "CSoxr", "CLibCrypto", "CChromaprint",
             ],
             swiftSettings: optimizedTests ? [.unsafeFlags(["-O"])] : [],
             // FFTW linked from its static archive (libfftw3-dev ships it): the shared library's
@@ -104,13 +108,6 @@ let package = Package(
             // hundredth the size of gold's, and every command starts sooner (docs/DECISIONS.md#packed-relocations).
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
         ),
-        // swift-crypto's one user: hashes the files signalpath lends it (its main.swift has the protocol).
-        .executableTarget(
-            name: "signalpath-sha256",
-            dependencies: ["DescriptorMessage", .product(name: "Crypto", package: "swift-crypto")]
-        ),
-        // The message that lends the helper a descriptor, built alike by both ends.
-        .target(name: "DescriptorMessage"),
         .target(
             name: "SignalPathTestSupport",
             path: "Tests/SignalPathTestSupport"
@@ -122,9 +119,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SignalPathCLITests",
-            // Depending on the executables makes `swift test` build them; the tests run the binary
-            // (and scan --content-hash its hashing helper).
-            dependencies: ["signalpath", "signalpath-sha256", "SignalPathTestSupport"]
+            // Depending on the executable makes `swift test` build it; the tests run the binary.
+            dependencies: ["signalpath", "SignalPathTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

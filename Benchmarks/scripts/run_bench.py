@@ -49,6 +49,8 @@ segments = (3600 * 48000 - 4096) // 2048 + 1
 whole = [
     ("signalpath analyze", f"{signalpath} analyze {wav} --format json"),
     ("signalpath analyze --true-peak accurate", f"{signalpath} analyze {wav} --format json --true-peak accurate"),
+    ("signalpath analyze --md5", f"{signalpath} analyze {wav} --format json --md5"),
+    ("signalpath analyze --fingerprint", f"{signalpath} analyze {wav} --format json --fingerprint"),
     ("cat WAV | signalpath analyze -", f"sh -c 'cat {wav} | {signalpath} analyze - --format json'"),
     ("signalpath loudness (CSV series)", f"{signalpath} loudness {wav} --format csv"),
     ("signalpath spectrum", f"{signalpath} spectrum {wav} --format csv"),
@@ -97,6 +99,8 @@ alternated = [
     ("signalpath analyze", "sox -n stats", 11),
     ("signalpath spectrum", "FFT-only loop (same segments, in memory)", 21),
     ("cat WAV | signalpath analyze -", "signalpath analyze", 11),
+    ("signalpath analyze --md5", "signalpath analyze", 11),
+    ("signalpath analyze --fingerprint", "signalpath analyze", 11),
 ]
 commands_by_name = dict(whole)
 alternated_times = {pair[:2]: alternating(commands_by_name[pair[0]], commands_by_name[pair[1]], pair[2]) for pair in alternated}
@@ -110,6 +114,10 @@ targets.append(("issue 18: spectrum ≤ 1.15× the FFT-only loop (alternating ru
 targets.append(("issue 18: spectrum ≥ 12× numpy batched Welch", t("numpy welch (batched rfft, memory-mapped)") / t("signalpath spectrum"), 12, "≥"))
 targets.append(("issue 18: cat | analyze - ≤ 1.2× analyze of the file (alternating runs)",
                 ratio_alternating("cat WAV | signalpath analyze -", "signalpath analyze"), 1.2, "≤"))
+targets.append(("issue 42: analyze --md5 ≤ 1.5× analyze (alternating runs)",
+                ratio_alternating("signalpath analyze --md5", "signalpath analyze"), 1.5, "≤"))
+targets.append(("issue 42: analyze --fingerprint ≤ 1.1× analyze (alternating runs)",
+                ratio_alternating("signalpath analyze --fingerprint", "signalpath analyze"), 1.1, "≤"))
 targets.append(("issue 18, one hyperfine run: analyze / sox -n stats", t("signalpath analyze") / t("sox -n stats"), 0.6, "≤"))
 targets.append(("issue 18, one hyperfine run: spectrum / the FFT-only loop", t("signalpath spectrum") / t("FFT-only loop (same segments, in memory)"), 1.15, "≤"))
 targets.append(("issue 18, one hyperfine run: cat | analyze - / analyze", t("cat WAV | signalpath analyze -") / t("signalpath analyze"), 1.2, "≤"))

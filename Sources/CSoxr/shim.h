@@ -1,5 +1,5 @@
 // libsoxr's declarations only: signalpath does not link libsoxr but opens it when compare first
-// resamples (Sources/SignalPathKit/Analysis/Resampler.swift). Each function it calls gets a pointer
+// resamples (Sources/SignalPathKit/Analysis/Compare/Resampler.swift). Each function it calls gets a pointer
 // type here, taken from the header's own declaration, so the symbols dlsym returns are called with
 // the exact C signatures.
 #include <soxr.h>

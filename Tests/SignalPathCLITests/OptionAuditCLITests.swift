@@ -208,7 +208,8 @@ struct OptionAuditCLITests {
                         Variant("--range", "0..0.5"), Variant("--start", "0.5"), Variant("--duration", "0.5"), Variant("--rms-reference", "sine"),
                         Variant("--silence-threshold", "-20"), Variant("--clip-run", "1"), Variant("--tones", "1"), Variant("--harmonics", "3"),
                         Variant("--fft-size", "4096"), Variant("--window", "hann"), Variant("--a4", "415"), Variant("--format", "csv"),
-                        Variant("--output", out + ".txt"), Variant("--true-peak", "accurate"),
+                        Variant("--output", out + ".txt"), Variant("--true-peak", "accurate"), Variant("--md5"),
+                        Variant("--fingerprint"), Variant("--fingerprint-length", "1", "--fingerprint"),
                     ])
             ]
         case "loudness":
@@ -255,6 +256,8 @@ struct OptionAuditCLITests {
                         Variant("--true-peak", "accurate"),
                         // Adds the lossless_origin rule (the sine, band-limited, fails it as inconclusive; the rule's row changes the output).
                         Variant("--require-lossless-origin"),
+                        // Adds the embedded_md5 rule (the sample carries no MD5: finding none).
+                        Variant("--require-md5"),
                     ]),
                 // A run of two full-scale samples: no clipping at the default run of 3, clipping at 1.
                 Scenario(base: ["check", clippedRun(), "--max-clipped", "0", "--format", "json"], variants: [Variant("--clip-run", "1")]),

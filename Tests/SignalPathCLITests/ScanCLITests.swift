@@ -697,28 +697,4 @@ struct ScanCLITests {
             #expect(NSDictionary(dictionary: a).isEqual(to: b), "\(path)", sourceLocation: sourceLocation)
         }
     }
-
-    @Test("--content-hash finds its helper in ../libexec/signalpath as make install lays them out; without it, one line, exit 66 and no database")
-    func hashHelperLocation() throws {
-        let scratch = ScratchDirectory("scan-helper")
-        let helper = (signalpath as NSString).deletingLastPathComponent + "/signalpath-sha256"
-        let sample = sample("pink-noise-seed1-48k-s16.wav")
-        try FileManager.default.createDirectory(atPath: scratch.file("alone"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: signalpath, toPath: scratch.file("alone/signalpath"))
-        let missing = try run(scratch.file("alone/signalpath"), ["scan", sample, "--db", scratch.file("alone.db"), "--content-hash"])
-        #expect(missing.status == 66)
-        let reason = "--content-hash needs this helper, not found next to signalpath or in ../libexec/signalpath (make install puts it there)"
-        #expect(missing.stderr == "signalpath: signalpath-sha256: \(reason)\n")
-        #expect(!FileManager.default.fileExists(atPath: scratch.file("alone.db")))
-
-        for directory in ["prefix/bin", "prefix/libexec/signalpath"] {
-            try FileManager.default.createDirectory(atPath: scratch.file(directory), withIntermediateDirectories: true)
-        }
-        try FileManager.default.copyItem(atPath: signalpath, toPath: scratch.file("prefix/bin/signalpath"))
-        try FileManager.default.copyItem(atPath: helper, toPath: scratch.file("prefix/libexec/signalpath/signalpath-sha256"))
-        let installed = try run(scratch.file("prefix/bin/signalpath"), ["scan", sample, "--db", scratch.file("installed.db"), "--content-hash"])
-        #expect(installed.status == 0, "\(installed.stderr)")
-        let sum = try run(try #require(which("sha256sum")), [sample])
-        #expect(try rows(scratch.file("installed.db")).rows[sample]?["content_sha256"] as? String == String(sum.stdout.prefix(64)))
-    }
 }

@@ -114,7 +114,7 @@ extension SignalAnalysis {
                 ])),
             .init("stereo", stereo.map { stereoJSON($0) } ?? .null),
             .init("authenticity", authenticity.map { authenticityJSON($0) } ?? .null),
-        ] + overall.jsonMembers + [.init("conventions", conventions)]
+        ] + identityJSONMembers + overall.jsonMembers + [.init("conventions", conventions)]
     }
 
     /// The `stereo` object: the pair's names and the image's figures (null where they do not exist).

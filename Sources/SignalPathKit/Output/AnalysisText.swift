@@ -85,6 +85,12 @@ extension SignalAnalysis {
                 })
         }
 
+        if !identityRows.isEmpty {
+            lines.append("")
+            lines.append("  Identity")
+            for (label, value) in identityRows { row("    " + label, [value]) }
+        }
+
         if !overall.tones.isEmpty {
             lines.append("")
             lines.append("  Tones" + (channels.count > 1 ? " (mean of the channels)" : ""))

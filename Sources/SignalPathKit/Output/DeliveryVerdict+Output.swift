@@ -105,6 +105,14 @@ extension DeliveryVerdict {
                     "lossless_origin",
                     .string("passes only analyze's authenticity verdict lossless_origin; lossy_origin, upsampled and inconclusive fail (" + Authenticity.rule + ")")))
         }
+        if rules.requiresMD5 {
+            members.append(
+                .init(
+                    "embedded_md5",
+                    .string(
+                        "the FLAC STREAMINFO or BWF MD5 chunk against the audio MD5 of the whole file: mismatch and not compared (a range) fail; none and unset (all zeros) pass"
+                    )))
+        }
         if rules.maximumDCOffsetPercent != nil {
             members.append(.init("dc_offset", .string("the largest |mean sample value| of any channel, percent of full scale")))
         }

@@ -31,6 +31,7 @@ struct Analyze: AsyncParsableCommand, DataCommand {
               signalpath analyze --range 1:00..2:00 --rms-reference sine take.wav
               signalpath analyze --true-peak accurate master.flac
               signalpath analyze --jobs 4 recordings/*.wav --output levels.csv
+              signalpath analyze --md5 --format json archive/*.flac
             """
     )
     static let name = "analyze"
@@ -42,6 +43,7 @@ struct Analyze: AsyncParsableCommand, DataCommand {
     @OptionGroup var range: RangeOptions
     @OptionGroup var analysis: AnalysisOptions
     @OptionGroup var truePeak: TruePeakOptions
+    @OptionGroup var identity: IdentityOptions
     @OptionGroup var output: OutputOptions<Analyze>
     @OptionGroup var jobs: JobOptions
 
@@ -65,6 +67,7 @@ struct Analyze: AsyncParsableCommand, DataCommand {
     var settings: AnalysisSettings {
         var settings = analysis.settings
         settings.truePeakMode = truePeak.mode
+        identity.apply(to: &settings)
         return settings
     }
 

@@ -87,7 +87,7 @@ struct Scan: AsyncParsableCommand, DataCommand {
             throw ExitCode(ExitStatus.report(error))
         }
         if extras.contentHash {
-            do throws(SignalPathError) { try ContentHash.checkHelper() } catch { throw ExitCode(ExitStatus.report(error)) }
+            do throws(SignalPathError) { try ContentHash.checkAvailable() } catch { throw ExitCode(ExitStatus.report(error)) }
         }
         var settings = analysis.settings
         settings.truePeakMode = truePeak.mode

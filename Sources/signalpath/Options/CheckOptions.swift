@@ -44,6 +44,13 @@ struct CheckOptions: ParsableArguments {
         help: "Fail files that analyze's authenticity verdict does not call lossless_origin: lossy_origin, upsampled and inconclusive fail (docs/AUTHENTICITY.md).")
     var requireLosslessOrigin = false
 
+    @Flag(
+        name: .long,
+        help: """
+            Fail files whose embedded MD5 (FLAC STREAMINFO, BWF MD5 chunk) is not the MD5 of their audio;             a file that carries none, or an unset one, passes and is reported so (docs/FIXITY.md).
+            """)
+    var requireMd5 = false
+
     @Option(
         name: .long,
         help: ArgumentHelp("With --max-clipped: clipping is runs of at least this many consecutive full-scale samples (default: 3).", valueName: "n"))
@@ -51,10 +58,11 @@ struct CheckOptions: ParsableArguments {
 
     func validate() throws {
         if profile == nil && targetLufs == nil && maxTruePeak == nil && maxLra == nil && maxClipped == nil && maxSilence == nil && maxDc == nil
-            && !requireLosslessOrigin
+            && !requireLosslessOrigin && !requireMd5
         {
             throw ValidationError(
-                "Name a --profile or at least one rule (--target-lufs, --max-true-peak, --max-lra, --max-clipped, --max-silence, --max-dc, --require-lossless-origin).")
+                "Name a --profile or at least one rule (--target-lufs, --max-true-peak, --max-lra, --max-clipped, --max-silence, --max-dc, --require-lossless-origin, --require-md5)."
+            )
         }
         if targetLufs != nil && tolerance == nil && profile == nil {
             throw ValidationError("--target-lufs needs a --tolerance (there is no profile to take it from).")
@@ -83,6 +91,7 @@ struct CheckOptions: ParsableArguments {
         rules.maximumSilence = maxSilence
         rules.maximumDCOffsetPercent = maxDc
         rules.requiresLosslessOrigin = requireLosslessOrigin
+        rules.requiresMD5 = requireMd5
         return rules
     }
 
@@ -91,6 +100,7 @@ struct CheckOptions: ParsableArguments {
         var settings = AnalysisSettings()
         if let clipRun { settings.minimumClipRun = clipRun }
         settings.truePeakMode = mode
+        settings.computesAudioMD5 = requireMd5
         return settings
     }
 }

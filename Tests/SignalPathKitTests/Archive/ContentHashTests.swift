@@ -4,8 +4,7 @@ import Testing
 
 @testable import SignalPathKit
 
-// Serialized: the helpers are one pool per process, and these tests count and kill them.
-@Suite("content hash (the signalpath-sha256 helper)", .serialized)
+@Suite("content hash (libcrypto's SHA-256 over the file's bytes)")
 struct ContentHashTests {
     let scratch = ScratchDirectory("content-hash")
 
@@ -22,7 +21,7 @@ struct ContentHashTests {
         return Array(zip(paths, digests))
     }
 
-    @Test("equals sha256sum's at the helper's piece boundaries (1 MiB), one byte either side, and for an empty file")
+    @Test("equals sha256sum's at the piece boundaries (1 MiB), one byte either side, and for an empty file")
     func againstSha256sum() async throws {
         let piece = 1 << 20
         for file in try files([0, 1, 55, 64, piece - 1, piece, piece + 1, 3 * piece + 12_345], seed: 1) {
@@ -30,45 +29,15 @@ struct ContentHashTests {
         }
     }
 
-    @Test("six hashes at once are each right, and a second round reuses the first round's helpers")
+    @Test("six hashes at once are each right")
     func concurrent() async throws {
         let all = try files((0..<6).map { 200_000 + 77_777 * $0 }, seed: 2)
-        var helpersAfterRound: [Set<pid_t>] = []
-        for _ in 0..<2 {
-            let digests = try await withThrowingTaskGroup(of: (Int, String).self) { group in
-                for (index, file) in all.enumerated() {
-                    group.addTask { (index, try await ContentHash.sha256(of: FileReader(path: file.path))) }
-                }
-                return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+        let digests = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for (index, file) in all.enumerated() {
+                group.addTask { (index, try await ContentHash.sha256(of: FileReader(path: file.path))) }
             }
-            for (index, file) in all.enumerated() { #expect(digests[index] == file.sum) }
-            helpersAfterRound.append(Set(HashHelper.idleProcesses))
+            return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
         }
-        // As many helpers as hashes ran at once, all back in the pool; the second round used them
-        // again and gave them back (it may run more at once, and start more, on a loaded machine).
-        #expect(!helpersAfterRound[0].isEmpty && helpersAfterRound[1].count <= all.count)
-        #expect(helpersAfterRound[0].isSubset(of: helpersAfterRound[1]), "\(helpersAfterRound)")
-    }
-
-    @Test("a helper killed while idle is replaced: the next hash is still right")
-    func killedHelper() async throws {
-        let file = try #require(try files([300_000], seed: 3).first)
-        #expect(try await ContentHash.sha256(of: FileReader(path: file.path)) == file.sum)
-        let idle = HashHelper.idleProcesses
-        try #require(!idle.isEmpty)
-        for process in idle { kill(process, SIGKILL) }
-        // Killed and reaped by the kernel before the next request is sent.
-        usleep(50_000)
-        #expect(try await ContentHash.sha256(of: FileReader(path: file.path)) == file.sum)
-    }
-
-    @Test("a read the helper cannot make comes back as the file's error (a directory's descriptor: EISDIR)")
-    func readError() throws {
-        let directory = open(scratch.path, O_RDONLY | O_DIRECTORY)
-        try #require(directory >= 0)
-        defer { close(directory) }
-        #expect(throws: SignalPathError.isDirectory(path: "the directory")) {
-            try HashHelper.sha256(descriptor: directory, count: 10, path: "the directory")
-        }
+        for (index, file) in all.enumerated() { #expect(digests[index] == file.sum) }
     }
 }

@@ -23,6 +23,8 @@ final class AnalysisCombiner {
     private var subBlocksEmitted = 0
     private var endOfInput: Int64?
     private var merger = InOrderMerger<AnalysisChunk>()
+    /// Fed each chunk's samples in chunk order, where the audio MD5 is computed.
+    var audioMD5: AudioMD5?
 
     init(analyzer: SignalAnalyzer) {
         self.analyzer = analyzer
@@ -96,6 +98,7 @@ final class AnalysisCombiner {
             frameGrid?.merge(chunkGrid)
         }
         segments += chunk.segments
+        audioMD5?.add(chunk.sampleBytes)
         framesDone = max(framesDone, chunk.frames.upperBound)
         endOfInput = chunk.endOfInput ?? endOfInput
     }

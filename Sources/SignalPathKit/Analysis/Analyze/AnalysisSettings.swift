@@ -20,6 +20,11 @@ public struct AnalysisSettings: Sendable, Equatable {
     /// fixed few milliseconds of one core per picking (`FrameGridProbe`), which `scan`, over many
     /// short files, leaves out (docs/DECISIONS.md#frame-grid-cost).
     public var searchesFrameGrid = true
+    /// Whether the pass computes the audio MD5 (`AudioMD5`): one sequential MD5 over all the
+    /// samples, so only when asked (`analyze --md5`).
+    public var computesAudioMD5 = false
+    /// Seconds from the start that the Chromaprint fingerprint covers; nil for none (`AudioFingerprint`).
+    public var fingerprintSeconds: Double? = nil
     /// A tone stands at least this many dB above the median of the spectrum around it.
     public static let toneProminence = 10.0
     /// The noise floor is this percentile of the 100 ms blocks' RMS (digital silence left out).

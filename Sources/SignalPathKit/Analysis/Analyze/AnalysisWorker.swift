@@ -187,6 +187,7 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
                 edges: &result.edges)
         }
         addWeightedEnergy(frames, energy: &result.weightedEnergy)
+        result.sampleBytes = analyzer.audioMD5Packing?.pack((0..<channels).map { samples($0, frames.present, frames) })
         return result
     }
 

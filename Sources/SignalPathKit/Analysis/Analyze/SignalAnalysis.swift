@@ -25,6 +25,21 @@ public struct SignalAnalysis: Sendable {
     public var leadingSilence: Double
     public var trailingSilence: Double
     public var silentFraction: Double?
+    /// The audio MD5 of the frames analysed (`AudioMD5`), when asked for and the format has one.
+    public var audioMD5: String? = nil
+    /// The MD5 the file carries (FLAC STREAMINFO, BWF `MD5 ` chunk), when the audio MD5 was asked for.
+    public var embeddedMD5: EmbeddedMD5? = nil
+    /// The Chromaprint fingerprint of the file's start, when asked for (nil for a stream).
+    public var fingerprint: AudioFingerprint? = nil
+
+    /// Whether the MD5 the file carries is the audio's: nil where there is nothing to compare (no
+    /// embedded value, an unset one, no audio MD5, a range short of the whole file, or an 8-bit
+    /// WAV, whose chunk covers unsigned bytes).
+    public var embeddedMD5Matches: Bool? {
+        guard let embedded = embeddedMD5?.value, let audioMD5, frames.lowerBound == 0, frames.upperBound == format.frames else { return nil }
+        if embeddedMD5?.source == .bwfChunk, format.sampleFormat.bitDepth == 8 { return nil }
+        return embedded == audioMD5
+    }
 
     public var sampleRate: Int { format.sampleRate }
     public var duration: Double { Double(frames.count) / Double(format.sampleRate) }

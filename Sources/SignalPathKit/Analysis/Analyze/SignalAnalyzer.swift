@@ -36,6 +36,9 @@ public struct SignalAnalyzer: Sendable {
     /// interpolator's outputs up to the end (it reads ahead).
     let postRollFrames: Int
     public let scope: Scope
+    /// How chunks hand their samples to the audio MD5; nil when it is not computed or the format
+    /// has none.
+    let audioMD5Packing: AudioMD5.Packing?
 
     /// What a pass measures.
     public enum Scope: Sendable {
@@ -81,6 +84,7 @@ public struct SignalAnalyzer: Sendable {
         let rangeLength = Int(clamping: frames.upperBound == Int64.max ? Int64.max : Int64(frames.count))
         settlingFrames = max(min(measuresLoudness ? weighting.settlingFrames : 0, rangeLength), truePeak.lookBehind)
         postRollFrames = truePeak.delay + truePeak.lookAhead
+        audioMD5Packing = settings.computesAudioMD5 && scope == .everything ? AudioMD5.Packing(file.format.sampleFormat) : nil
     }
 
     /// The frames in the range, or nil for a stream that has not ended.
@@ -109,10 +113,24 @@ public struct SignalAnalyzer: Sendable {
     public func run(
         workers: Int = 2, progress: (@Sendable (Double) -> Void)? = nil, subBlocks: (_ energy: Double, _ frames: Int) -> Void = { _, _ in }
     ) async throws(SignalPathError) -> SignalAnalysis {
+        guard let seconds = settings.fingerprintSeconds else { return try await analyse(workers: workers, progress: progress, subBlocks: subBlocks) }
+        // The fingerprint reads the file's first minutes on a reader of its own, beside the pass.
+        let file = self.file
+        async let fingerprint = Result { () throws(SignalPathError) in try AudioFingerprint.compute(file, seconds: seconds) }
+        var analysis = try await analyse(workers: workers, progress: progress, subBlocks: subBlocks)
+        analysis.fingerprint = try await fingerprint.get()
+        return analysis
+    }
+
+    /// `run` without the fingerprint.
+    private func analyse(
+        workers: Int, progress: (@Sendable (Double) -> Void)?, subBlocks: (_ energy: Double, _ frames: Int) -> Void
+    ) async throws(SignalPathError) -> SignalAnalysis {
         let combiner = AnalysisCombiner(analyzer: self)
+        if audioMD5Packing != nil { combiner.audioMD5 = try AudioMD5() }
         guard let length = knownLength, file.isSeekable else {
             try await runStream(workers: workers, combiner: combiner, subBlocks: subBlocks)
-            return await combiner.finish()
+            return await finish(combiner)
         }
         let chunkCount = Int((length + Int64(chunkFrames) - 1) / Int64(chunkFrames))
         let workerCount = max(1, min(workers, chunkCount))
@@ -128,7 +146,16 @@ public struct SignalAnalyzer: Sendable {
             progress?(combiner.fractionDone)
         }
         await aligned
-        return await combiner.finish()
+        return await finish(combiner)
+    }
+
+    /// The combiner's analysis with the audio MD5, where it was computed, and the MD5 the file
+    /// carries, where it was asked for.
+    private func finish(_ combiner: AnalysisCombiner) async -> SignalAnalysis {
+        var analysis = await combiner.finish()
+        analysis.audioMD5 = combiner.audioMD5?.finish()
+        if settings.computesAudioMD5 { analysis.embeddedMD5 = EmbeddedMD5.read(file) }
+        return analysis
     }
 
     /// Plans the FFT of `settings`' spectrum now (from the built-in wisdom, with FFTW's planner set
@@ -181,4 +208,6 @@ struct AnalysisChunk: Sendable {
     var frames: Range<Int64>
     /// Where the input ended, relative to the range, when this chunk found its end.
     var endOfInput: Int64?
+    /// The chunk's own frames as the audio MD5 reads them (`AudioMD5.Packing`); nil when not computed.
+    var sampleBytes: [UInt8]? = nil
 }

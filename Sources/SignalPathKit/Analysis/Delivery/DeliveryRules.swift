@@ -22,6 +22,8 @@ public struct DeliveryRules: Sendable, Equatable {
     public var maximumDCOffsetPercent: Double?
     /// Refuse files whose authenticity verdict is a lossy or upsampled origin.
     public var requiresLosslessOrigin = false
+    /// Refuse files whose embedded MD5 (FLAC STREAMINFO, BWF `MD5 ` chunk) is not their audio's.
+    public var requiresMD5 = false
 
     /// The profile's limits (none without one).
     public init(profile: DeliveryProfile? = nil) {
@@ -51,6 +53,7 @@ public struct DeliveryRules: Sendable, Equatable {
         if maximumSilence != nil { rules.append(.longestSilence) }
         if maximumDCOffsetPercent != nil { rules.append(.dcOffset) }
         if requiresLosslessOrigin { rules.append(.losslessOrigin) }
+        if requiresMD5 { rules.append(.embeddedMD5) }
         return rules
     }
 }
@@ -64,6 +67,7 @@ public enum DeliveryRule: String, Sendable, CaseIterable {
     case longestSilence = "longest_silence"
     case dcOffset = "dc_offset"
     case losslessOrigin = "lossless_origin"
+    case embeddedMD5 = "embedded_md5"
 
     public var unit: String {
         switch self {
@@ -73,7 +77,7 @@ public enum DeliveryRule: String, Sendable, CaseIterable {
         case .clippedSamples: return "samples"
         case .longestSilence: return "s"
         case .dcOffset: return "%"
-        case .losslessOrigin: return ""
+        case .losslessOrigin, .embeddedMD5: return ""
         }
     }
 
@@ -87,6 +91,7 @@ public enum DeliveryRule: String, Sendable, CaseIterable {
         case .longestSilence: return "longest silence"
         case .dcOffset: return "DC offset"
         case .losslessOrigin: return "lossless origin"
+        case .embeddedMD5: return "embedded MD5"
         }
     }
 }

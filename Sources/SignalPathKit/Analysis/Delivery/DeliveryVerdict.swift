@@ -49,6 +49,19 @@ public struct DeliveryVerdict: Sendable {
     public var limitingNeeded: Double?
 
     public var passed: Bool { outcomes.allSatisfy(\.passed) }
+
+    /// The embedded-MD5 rule: a mismatch fails, and so does a checksum that could not be compared
+    /// (a range short of the whole file); a file that carries none, or an unset one (a FLAC's all
+    /// zeros), passes with that said: there is nothing to contradict its audio (docs/FIXITY.md).
+    static func embeddedMD5Finding(_ analysis: SignalAnalysis) -> (passed: Bool, finding: String) {
+        guard let embedded = analysis.embeddedMD5 else { return (true, "none") }
+        guard embedded.value != nil else { return (true, "unset") }
+        switch analysis.embeddedMD5Matches {
+        case true?: return (true, "matches")
+        case false?: return (false, "mismatch")
+        case nil: return (false, "not compared")
+        }
+    }
     /// True when applying `gain` would break the true-peak limit.
     public var gainBreaksTruePeak: Bool? { limitingNeeded.map { $0 > 0 } }
     /// True when the file has clipped: no gain brings the flattened peaks back.
@@ -96,6 +109,9 @@ public struct DeliveryVerdict: Sendable {
                 let verdict = analysis.authenticity?.verdict ?? .inconclusive
                 outcomes.append(
                     Outcome(rule: rule, measured: nil, minimum: nil, maximum: nil, passed: verdict == .losslessOrigin, finding: verdict.rawValue))
+            case .embeddedMD5:
+                let (passed, finding) = Self.embeddedMD5Finding(analysis)
+                outcomes.append(Outcome(rule: rule, measured: nil, minimum: nil, maximum: nil, passed: passed, finding: finding))
             }
         }
         self.outcomes = outcomes

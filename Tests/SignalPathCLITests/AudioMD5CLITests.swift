@@ -1,0 +1,78 @@
+import Foundation
+import SignalPathTestSupport
+import Testing
+
+/// `analyze --md5` against `metaflac --show-md5sum`: sox makes the noise, flac the FLAC, sox the
+/// AIFF and Wave64, ffmpeg the RF64; the same samples must give flac's MD5 in every container.
+@Suite("analyze --md5 (the audio MD5 as FLAC defines it)")
+struct AudioMD5CLITests {
+    let scratch = ScratchDirectory("audio-md5")
+
+    /// `tool` with `arguments`, required to succeed.
+    func make(_ tool: String, _ arguments: [String]) throws {
+        let result = try run(try #require(which(tool), "\(tool) is missing: run `make setup`"), arguments, timeout: 120)
+        try #require(result.status == 0, "\(tool) \(arguments): \(result.stderr)")
+    }
+
+    /// A 3 s stereo noise WAV of `bits` bits (sox, seeded with -R), its copies in the other
+    /// containers, and metaflac's MD5 of its FLAC.
+    func copies(bits: Int) throws -> (files: [String], md5: String) {
+        let wav = scratch.file("noise-\(bits).wav")
+        try make("sox", ["-R", "-n", "-r", "44100", "-c", "2", "-b", "\(bits)", wav, "synth", "3", "pinknoise", "vol", "0.7"])
+        let flac = scratch.file("noise-\(bits).flac"), aiff = scratch.file("noise-\(bits).aiff"), w64 = scratch.file("noise-\(bits).w64")
+        let rf64 = scratch.file("noise-\(bits)-rf64.wav")
+        try make("flac", ["-s", "-f", wav, "-o", flac])
+        try make("sox", [wav, aiff])
+        try make("sox", [wav, w64])
+        try make("ffmpeg", ["-v", "error", "-y", "-i", wav, "-c:a", bits == 8 ? "pcm_u8" : "pcm_s\(bits)le", "-rf64", "always", rf64])
+        let md5 = try run(try #require(which("metaflac")), ["--show-md5sum", flac])
+        try #require(md5.status == 0)
+        return ([wav, flac, aiff, w64, rf64], md5.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// analyze's `audio_md5` of each file.
+    func audioMD5s(_ files: [String]) throws -> [String?] {
+        let result = try run(signalpath, ["analyze", "--md5", "--format", "json"] + files)
+        try #require(result.status == 0, "\(result.stderr)")
+        let reports = try #require(try json(result)["files"] as? [[String: Any]])
+        return reports.map { $0["audio_md5"] as? String }
+    }
+
+    @Test("16-, 24- and 8-bit: the same MD5 as metaflac's in WAV, FLAC, AIFF, Wave64 and RF64", arguments: [16, 24, 8])
+    func againstMetaflac(bits: Int) throws {
+        let (files, md5) = try copies(bits: bits)
+        try #require(md5.count == 32 && md5 != String(repeating: "0", count: 32))
+        for (file, found) in zip(files, try audioMD5s(files)) {
+            #expect(found == md5, "\(file)")
+        }
+    }
+
+    @Test("the text report has an Identity section with the MD5; a float file has none and says why")
+    func textAndFloat() throws {
+        let (files, md5) = try copies(bits: 16)
+        let text = try run(signalpath, ["analyze", "--md5", files[1]])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("  Identity\n") && text.stdout.contains("Audio MD5") && text.stdout.contains(md5), "\(text.stdout)")
+        let float = scratch.file("noise-float.wav")
+        try make("sox", [files[0], "-e", "floating-point", "-b", "32", float])
+        #expect(try audioMD5s([float]) == [nil])
+        let floatText = try run(signalpath, ["analyze", "--md5", float])
+        #expect(floatText.stdout.contains("none: float samples"), "\(floatText.stdout)")
+        let without = try run(signalpath, ["analyze", "--format", "json", files[1]])
+        #expect(!without.stdout.contains("audio_md5"))
+    }
+
+    @Test("any number of workers gives the same MD5 (the digest takes the chunks in order)")
+    func workers() throws {
+        // 60 s: many chunks, so that they finish out of order with four workers.
+        let wav = scratch.file("long.wav"), flac = scratch.file("long.flac")
+        try make("sox", ["-R", "-n", "-r", "48000", "-c", "2", "-b", "24", wav, "synth", "60", "pinknoise", "vol", "0.5"])
+        try make("flac", ["-s", "-f", wav, "-o", flac])
+        let md5 = try run(try #require(which("metaflac")), ["--show-md5sum", flac]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        for jobs in ["1", "4"] {
+            let result = try run(signalpath, ["analyze", "--md5", "--jobs", jobs, "--format", "json", wav])
+            let report = try #require((try json(result)["files"] as? [[String: Any]])?.first)
+            #expect(report["audio_md5"] as? String == md5, "--jobs \(jobs)")
+        }
+    }
+}
