@@ -47,7 +47,7 @@ public final class LiveAnalyzer {
         minimumClipRun: Int = AnalysisSettings().minimumClipRun
     ) {
         self.sampleRate = sampleRate
-        fullScale = AnalysisWorker.fullScale(sampleFormat)
+        fullScale = sampleFormat.fullScale
         self.minimumClipRun = max(1, minimumClipRun)
         channelNames = layout.names
         parameters = SpectrumParameters(fftSize: fftSize, window: .hann, overlap: 0, averaging: .mean)
