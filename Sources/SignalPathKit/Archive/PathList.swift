@@ -2,6 +2,12 @@
 /// `--null`), from a file or standard input (`-`).
 public enum PathList {
     public static func read(_ path: String, separator: UInt8) throws(SignalPathError) -> [String] {
+        try lines(path, separator: separator).filter { !$0.isEmpty }
+    }
+
+    /// Every entry, empty ones too, so that a caller can name an entry by its line number
+    /// (`compare --pairs`).
+    public static func lines(_ path: String, separator: UInt8) throws(SignalPathError) -> [String] {
         let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw SignalPathError.fromErrno(errno, path: path) }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
@@ -25,7 +31,7 @@ public enum PathList {
             partial.append(contentsOf: buffer[start..<count])
         }
         if !partial.isEmpty { entries.append(entry(partial, separator: separator)) }
-        return entries.filter { !$0.isEmpty }
+        return entries
     }
 
     /// A line's text without a carriage return (lists written on Windows).

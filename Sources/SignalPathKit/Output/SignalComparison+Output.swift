@@ -1,5 +1,3 @@
-import Foundation
-
 /// `compare`'s outputs: JSON (`signalpath.compare/1`), a CSV row per pair, and the report.
 extension SignalComparison {
     private static func rounded(_ value: Double?, _ decimals: Int = 2) -> JSONValue {

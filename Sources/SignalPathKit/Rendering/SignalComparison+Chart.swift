@@ -1,5 +1,3 @@
-import Foundation
-
 extension SignalComparison {
     /// The difference picture: on top, the third-octave spectra of A, of B aligned and divided by
     /// its gain (dashed) and of the residual, over frequency; below, the residual's RMS per second

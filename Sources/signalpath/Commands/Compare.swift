@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import SignalPathKit
 
 struct Compare: AsyncParsableCommand, DataCommand {
@@ -138,12 +137,8 @@ struct Compare: AsyncParsableCommand, DataCommand {
     /// The pairs of a --pairs file: a line per pair, A and B separated by a tab; blank lines and
     /// lines starting with # are skipped.
     static func readPairs(_ path: String) throws(SignalPathError) -> [(String, String)] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FileManager.default.fileExists(atPath: path) ? .permissionDenied(path: path) : .notFound(path: path)
-        }
         var pairs: [(String, String)] = []
-        for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let text = line.hasSuffix("\r") ? line.dropLast() : line
+        for (number, text) in try PathList.lines(path, separator: UInt8(ascii: "\n")).enumerated() {
             if text.isEmpty || text.hasPrefix("#") { continue }
             let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 2, !fields[0].isEmpty, !fields[1].isEmpty else {

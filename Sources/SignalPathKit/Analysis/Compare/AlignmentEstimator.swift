@@ -1,5 +1,3 @@
-import Foundation
-
 /// How a second recording lines up with a first: B(t) ≈ gain · A(t − delay(t)) with
 /// delay(t) = delay + drift · t, t and the delays in A's frames.
 public struct Alignment: Sendable, Equatable {
@@ -50,6 +48,11 @@ struct AlignmentEstimator {
         var weight: Double
     }
 
+    /// Two recorders' clocks differ by parts per million (crystals: ±100 ppm); a line through the
+    /// excerpts steeper than 1 % comes from excerpts that do not match (unrelated files), and
+    /// resampling by it would be meaningless, or impossible at −100 %.
+    static let largestDrift = 0.01
+
     func estimate() throws(SignalPathError) -> Alignment {
         let first = try fit(around: Alignment(delay: 0, drift: 0, gain: 1, excerptCorrelation: 0), lag: maximumLag)
         guard first.drift != 0 else { return first }
@@ -86,6 +89,7 @@ struct AlignmentEstimator {
         if kept.count >= 2 && spread > 0 {
             drift = kept.reduce(0) { $0 + $1.weight * ($1.centre - meanCentre) * ($1.delay - meanDelay) } / spread
             if abs(model.drift + drift) * Double(range.count) < Self.negligibleDriftFrames { drift = -model.drift }
+            if abs(model.drift + drift) > Self.largestDrift { drift = -model.drift }
         }
         let gain = kept.reduce(0) { $0 + $1.weight * $1.gain } / totalWeight
         let correlation = kept.reduce(0) { $0 + $1.correlation } / Double(kept.count)

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A band-limited interpolator: the value of a sampled signal a fraction of a sample past a sample,
 /// by a Kaiser-windowed sinc of `taps` points (half before, half after). `compare` shifts its
 /// second file by the part of the delay that is not a whole sample with it.

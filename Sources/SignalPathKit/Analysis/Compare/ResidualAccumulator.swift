@@ -1,5 +1,3 @@
-import Foundation
-
 /// The sums `compare` keeps over its pass, piece by piece in order: per channel Σa², Σab, Σb², Σr²
 /// of A, B (aligned, divided by its gain) and the residual r = a − b; the residual's peak; its
 /// energy per second; and Welch spectra (Hann, `segmentFrames` points) of the three signals'

@@ -1,5 +1,4 @@
-import Foundation
-
+import Dispatch
 /// `compare`'s work: are A and B bit-identical over A's range (then nothing else runs); if not,
 /// how B lines up with A (`AlignmentEstimator`), and, in one forward pass over both files, B
 /// resampled to A's rate and corrected for drift by libsoxr, shifted by the remaining fraction of
@@ -217,7 +216,7 @@ private final class PieceProducer: @unchecked Sendable {
     private let resampler: Resampler?
     private let channels: Int
     private var pendingZeros: Int
-    private let condition = NSCondition()
+    private let condition = Condition()
     /// Decoded pieces in order; an empty piece is the end of B.
     private var pieces: [Result<[Float], SignalPathError>] = []
     private var stopped = false
@@ -233,9 +232,9 @@ private final class PieceProducer: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in produce() }
-        thread.name = "compare: B"
-        thread.start()
+        // A queue of its own: the producer blocks while `ahead` pieces wait, which must not hold
+        // up the cooperative pool.
+        DispatchQueue(label: "signalpath.compare.B").async { [self] in produce() }
     }
 
     private func produce() {
