@@ -84,7 +84,9 @@ let package = Package(
         // (SignalPathKit's ProcessorFeatures); everything else stays at the x86-64 baseline.
         .target(
             name: "SignalPathAVX2",
-            swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"])]
+            // -O with the library under SIGNALPATH_OPTIMIZED_TESTS: the tests' analyses run these
+            // kernels, which at -Onone are far slower than the baseline ones they stand in for.
+            swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"] + (optimizedTests ? ["-O"] : []))]
         ),
         .target(
             name: "SignalPathKit",

@@ -1,8 +1,11 @@
 /// A progress line with ETA on standard error, redrawn in place at most ten times a second and
 /// erased when done, or when any other text goes to the terminal (`StandardError`). Shown only
 /// when standard error is a terminal, and only for work that has already taken a second (short
-/// files never flicker a line).
+/// files never flicker a line; `SIGNALPATH_PROGRESS_AFTER` sets another wait, docs/OUTPUT.md).
 public final class ProgressLine: Sendable {
+    /// Seconds of work before a line shows: 1, or `SIGNALPATH_PROGRESS_AFTER` when it is a number ≥ 0.
+    static let shownAfter: Double = getenv("SIGNALPATH_PROGRESS_AFTER").flatMap { Double(String(cString: $0)) }.flatMap { $0 >= 0 ? $0 : nil } ?? 1
+
     private struct State {
         var started = ContinuousClock.now
         var lastDrawn: ContinuousClock.Instant?
@@ -23,7 +26,7 @@ public final class ProgressLine: Sendable {
         state.withLock { state in
             let now = ContinuousClock.now
             let elapsed = Self.seconds(now - state.started)
-            guard elapsed >= 1, fraction > 0, fraction < 1 else { return }
+            guard elapsed >= Self.shownAfter, fraction > 0, fraction < 1 else { return }
             if let last = state.lastDrawn, Self.seconds(now - last) < 0.1 { return }
             state.lastDrawn = now
             let remaining = elapsed * (1 - fraction) / fraction
