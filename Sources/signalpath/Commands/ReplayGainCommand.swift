@@ -122,8 +122,9 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
         let loudness: TrackLoudness
     }
 
-    /// Files rewritten at once per worker: a rewrite mostly waits for its flush.
-    private static let writersPerWorker = 4
+    /// Files rewritten at once per worker: a rewrite mostly waits for its flush. At most 32 in all:
+    /// each holds a copy on disk and three descriptors.
+    private static let writersPerWorker = 4, writersAtMost = 32
 
     private var settingsKey: String { "replaygain2;peak=\(peak.rawValue)" }
 
@@ -183,7 +184,7 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
         var written: [String: Result<ReplayGain, SignalPathError>] = [:]
         if writes {
             let work = planned
-            await forEachFileInOrder(toWrite, workers: workers * Self.writersPerWorker) { path throws(SignalPathError) in
+            await forEachFileInOrder(toWrite, workers: min(workers * Self.writersPerWorker, Self.writersAtMost)) { path throws(SignalPathError) in
                 let gain = work[path]!
                 return try await onOwnThread {
                     Result { () throws(SignalPathError) in
