@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
 """replaygain's benchmarks (issue 43), run by run_bench.py or alone: `replaygain_bench.py SIGNALPATH DATA_DIR`.
 
-On fresh copies of the same files before every run (hyperfine --prepare), so every run writes:
+On fresh copies of the same files before every run, so every run writes, the commands run in turn
+round after round (a load that comes and goes moves them alike), each run's wall and CPU time
+(user + system, its children's included) kept:
 - an album of 6 × 60 s FLAC tracks (44.1 kHz stereo 16-bit, synthesized music and noise):
   `signalpath replaygain --album --peak true` against `loudgain -a -s i` (whose peaks are true peaks);
 - a library of 1 000 short FLAC files (1-3 s, 20 folders of 50): `signalpath replaygain LIBRARY`
   (each folder an album) against loudgain per folder, one after another and under `parallel -j2`;
   stated in files per second.
+On 2 cores, loudgain's CPU time over signalpath's, times 2, bounds the album's ratio: loudgain uses
+one core.
 """
-import os, random, shutil, subprocess, sys, tempfile
+import os, random, shutil, statistics, subprocess, sys, tempfile, time
 
 import numpy as np
 import soundfile as sf
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scan_bench import hyperfine
 
 
 def synthesized(seconds, rate, rng):
@@ -55,10 +56,14 @@ def run(signalpath, data):
         ("signalpath replaygain --album --peak true, 6 × 60 s FLAC", f"{signalpath} replaygain --album --peak true {album_ours}/*.flac > /dev/null"),
         ("loudgain -a -s i, 6 × 60 s FLAC", f"loudgain -q -a -s i {album_theirs}/*.flac > /dev/null"),
     ]
-    results = hyperfine_prepared(album_commands, [fresh(album, ours), fresh(album, theirs)], runs=3)
+    results = alternating(album_commands, [fresh(album, ours), fresh(album, theirs)], rounds=5)
     groups = [("replaygain: an album of 6 × 60 s (issue 43)", album_commands, results, None)]
     t = lambda name: results[name]["median"]
-    targets = [("replaygain: album of 6 × 60 s ≥ 10× faster than loudgain", t(album_commands[1][0]) / t(album_commands[0][0]), 10, "≥")]
+    cpu = lambda name: results[name]["cpu"]
+    targets = [
+        ("replaygain: album of 6 × 60 s ≥ 10× faster than loudgain", t(album_commands[1][0]) / t(album_commands[0][0]), 10, "≥"),
+        ("replaygain: album, loudgain's CPU time ÷ signalpath's (10× on 2 cores needs ≥ 5)", cpu(album_commands[1][0]) / cpu(album_commands[0][0]), 5, "≥"),
+    ]
 
     library_commands = [
         ("signalpath replaygain LIBRARY, 1 000 files", f"{signalpath} replaygain {ours} > /dev/null"),
@@ -66,7 +71,7 @@ def run(signalpath, data):
         ("parallel -j2 loudgain -a -s i per folder, 1 000 files",
          f"ls -d {theirs}/*/ | parallel --will-cite -j2 'loudgain -q -a -s i {{}}*.flac' > /dev/null"),
     ]
-    library_results = hyperfine_prepared(library_commands, [fresh(library, ours), fresh(library, theirs), fresh(library, theirs)], runs=2)
+    library_results = alternating(library_commands, [fresh(library, ours), fresh(library, theirs), fresh(library, theirs)], rounds=3)
     groups.append(("replaygain: a library of 1 000 files of 1–3 s (issue 43)", library_commands, library_results, None))
     for name, _ in library_commands:
         targets.append((f"replaygain: {name}, files/s", 1000 / library_results[name]["median"], 0, "≥ files/s"))
@@ -74,20 +79,35 @@ def run(signalpath, data):
     return groups, targets
 
 
-def hyperfine_prepared(commands, prepares, runs):
-    """hyperfine with a --prepare of its own for each command (a fresh copy of the files)."""
-    results = {}
-    for (name, command), prepare in zip(commands, prepares):
-        results.update(hyperfine([(name, command)], runs=runs, prepare=prepare))
-    return results
+def alternating(commands, prepares, rounds):
+    """Each command once a round after its prepare (a fresh copy, not timed), the order turned every
+    round: per command the median, min and max of the wall times and the median CPU time."""
+    times = {name: [] for name, _ in commands}
+    pairs = list(zip(commands, prepares))
+    for round_index in range(rounds):
+        for (name, command), prepare in pairs[round_index % len(pairs):] + pairs[:round_index % len(pairs)]:
+            subprocess.run(prepare, shell=True, check=True)
+            started = time.perf_counter()
+            process = subprocess.Popen(command, shell=True)
+            _, status, usage = os.wait4(process.pid, 0)
+            wall = time.perf_counter() - started
+            if status != 0:
+                raise SystemExit(f"{name}: exit status {status}")
+            times[name].append((wall, usage.ru_utime + usage.ru_stime))
+    return {
+        name: {"median": statistics.median(w for w, _ in runs), "min": min(w for w, _ in runs), "max": max(w for w, _ in runs),
+               "cpu": statistics.median(c for _, c in runs)}
+        for name, runs in times.items()
+    }
 
 
 if __name__ == "__main__":
     groups, targets = run(sys.argv[1], sys.argv[2])
+    print("load average (1, 5, 15 min):", " ".join(open("/proc/loadavg").read().split()[:3]))
     for title, commands, results, _ in groups:
         print(title)
         for name, _ in commands:
             r = results[name]
-            print(f"  {name}: {r['median']:.3f} s ({r['min']:.3f}–{r['max']:.3f})")
+            print(f"  {name}: {r['median']:.3f} s ({r['min']:.3f}–{r['max']:.3f}), CPU {r['cpu']:.3f} s")
     for name, value, limit, relation in targets:
         print(f"{name}: {value:.2f} (target {relation} {limit})")

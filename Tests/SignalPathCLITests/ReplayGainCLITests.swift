@@ -222,6 +222,73 @@ struct ReplayGainCLITests {
         #expect((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])?["schema"] as? String == "signalpath.replaygain/1")
     }
 
+    @Test("--jobs 1 and --jobs 4 write the same bytes and report the same, to the last bit and in the same order, on an album of every container")
+    func sameForAnyJobs() throws {
+        var reports: [[(name: String, entry: [String: Any])]] = [], albums: [[String]] = []
+        for jobs in [1, 4] {
+            let tracks = try Self.formats.flatMap { try copy($0, into: "jobs-\(jobs)/\($0)") }
+            let result = try signalpath(["replaygain", "--album", "--jobs", "\(jobs)", "--format", "json"] + tracks)
+            #expect(result.status == 0, "\(result.stderr)")
+            let files = try #require(try json(result)["files"] as? [[String: Any]])
+            // Named by the track's place in the album: the folders differ.
+            reports.append(files.map { (String(($0["path"] as? String ?? "").split(separator: "/").suffix(2).joined(separator: "/")), $0) })
+            albums.append(tracks)
+        }
+        #expect(reports[0].count == 10 && reports[0].map(\.name) == reports[1].map(\.name), "\(reports.map { $0.map(\.name) })")
+        for (one, four) in zip(reports[0], reports[1]) {
+            #expect(one.entry["status"] as? String == "written", "\(one.name): \(one.entry)")
+            for key in ["loudness_lufs", "track_peak", "album_loudness_lufs", "album_peak"] {
+                let once = one.entry[key] as? Double, fourfold = four.entry[key] as? Double
+                #expect(once != nil && once == fourfold, "\(one.name) \(key): \(once ?? .nan) with --jobs 1, \(fourfold ?? .nan) with --jobs 4")
+            }
+        }
+        for (one, four) in zip(albums[0], albums[1]) {
+            #expect(FileManager.default.contentsEqual(atPath: one, andPath: four), "\(one) and \(four) differ")
+        }
+    }
+
+    /// White noise made by sox, `seconds` long, in the scratch folder `moves`: its path.
+    func noise(_ name: String, seconds: Int, compression: String) throws -> String {
+        let folder = scratch.file("moves")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = "\(folder)/\(name)"
+        try? FileManager.default.removeItem(atPath: path)
+        let made = try run("/usr/bin/env", ["sox", "-n", "-r", "44100", "-c", "2", "-C", compression, path, "synth", "\(seconds)", "whitenoise", "vol", "0.5"], timeout: 60)
+        try #require(made.status == 0, "\(made.stderr)")
+        return path
+    }
+
+    func size(_ path: String) throws -> Int { try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) }
+
+    @Test("a tag that grows moves the audio of a FLAC without padding whole, megabyte after megabyte")
+    func growingTag() throws {
+        let track = try noise("grows.flac", seconds: 30, compression: "5")
+        let stripped = try run("/usr/bin/env", ["metaflac", "--remove", "--block-type=PADDING", "--dont-use-padding", track], timeout: 60)
+        try #require(stripped.status == 0 && (try size(track)) > 2_500_000, "\(stripped.stderr)")
+        let before = try #require(try read([track])[track])
+        let result = try signalpath("replaygain", track)
+        #expect(result.status == 0, "\(result.stderr)")
+        let after = try #require(try read([track])[track])
+        #expect(after["md5"] as? String == before["md5"] as? String, "the decoded audio changed")
+        #expect(decibels(tag(after, "REPLAYGAIN_TRACK_GAIN")) != nil, "\(after)")
+    }
+
+    @Test("a tag that shrinks (a stale field of 100 kB replaced) moves the Ogg pages after it back, the audio whole")
+    func shrinkingTag() throws {
+        let track = try noise("shrinks.ogg", seconds: 45, compression: "10")
+        let stale = "REPLAYGAIN_TRACK_GAIN=\(String(repeating: "9", count: 100_000)) dB"
+        let added = try run("/usr/bin/env", ["vorbiscomment", "-a", "-t", "TITLE=Noise", "-t", stale, track], timeout: 60)
+        try #require(added.status == 0 && (try size(track)) > 2_000_000, "\(added.stderr)")
+        let before = try #require(try read([track])[track]), bytes = try size(track)
+        let result = try signalpath("replaygain", track)
+        #expect(result.status == 0, "\(result.stderr)")
+        let after = try #require(try read([track])[track])
+        #expect(after["md5"] as? String == before["md5"] as? String, "the decoded audio changed")
+        #expect(tag(after, "TITLE") == "Noise" && decibels(tag(after, "REPLAYGAIN_TRACK_GAIN")) != nil, "\(after)")
+        let shrunk = try size(track)
+        #expect(shrunk < bytes - 99_000, "\(bytes) bytes before, \(shrunk) after")
+    }
+
     @Test("Opus: R128_TRACK_GAIN is relative to the header's output gain (RFC 7845), which the decoded loudness includes")
     func opusOutputGain() throws {
         let tracks = try copy("opus", into: "output-gain")

@@ -56,11 +56,25 @@ public enum TagRewrite {
         return String(cString: real)
     }
 
-    /// The whole of `source` into `descriptor`, 1 MiB at a time.
+    /// The whole of `source` into `descriptor`: inside the kernel (`copy_file_range`, the blocks
+    /// shared where the file system can), else through a 1 MiB buffer where the kernel cannot
+    /// (another file system before Linux 5.3, a C library without it).
     private static func copy(from source: String, to descriptor: Int32, path: String) throws(SignalPathError) {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw SignalPathError.fromErrno(errno, path: path) }
         defer { close(input) }
+        var copied = 0
+        while true {
+            let count = copyFileRange(from: input, to: descriptor, count: 1 << 30)
+            if count == 0 { return }
+            if count > 0 {
+                copied += count
+                continue
+            }
+            if errno == EINTR { continue }
+            guard copied == 0, [ENOSYS, EXDEV, EINVAL, EOPNOTSUPP, ENOTSUP].contains(errno) else { throw .write(path: path, errno: errno) }
+            break
+        }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }

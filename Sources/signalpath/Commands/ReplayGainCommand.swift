@@ -122,6 +122,10 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
         let loudness: TrackLoudness
     }
 
+    /// Files rewritten at once per worker: a rewrite mostly waits for its flush. At most 32 in all:
+    /// each holds a copy on disk and three descriptors.
+    private static let writersPerWorker = 4, writersAtMost = 32
+
     private var settingsKey: String { "replaygain2;peak=\(peak.rawValue)" }
 
     /// One album (or group of tracks tagged alone): skipped when current, else measured side by
@@ -144,6 +148,9 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
         }
         guard !pending.isEmpty else { return }
         let workers = jobs.workers, writes = !dryRun
+        // Tracks side by side first: a track split between workers costs each part's seek and
+        // filter settling, so only the workers left over split tracks.
+        let workersPerTrack = max(1, workers / pending.count)
         var results: [Result<Measured, SignalPathError>] = []
         await forEachFileInOrder(pending, workers: workers) { path throws(SignalPathError) in
             let file = try await AudioFile.load(path)
@@ -152,7 +159,7 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
             }
             // A file that cannot be written is refused before it is measured.
             if writes { try TagRewrite.checkWritable(path) }
-            return Measured(path: path, container: container, loudness: try await TrackLoudness.measure(file, workers: workers))
+            return Measured(path: path, container: container, loudness: try await TrackLoudness.measure(file, workers: workersPerTrack))
         } deliver: {
             results.append($0)
         }
@@ -167,18 +174,24 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
                 return .success(ReplayGain(path: track.path, container: track.container, trackLoudness: integrated, trackPeak: peakValue(track.loudness), album: albumValues))
             }
         }
-        // The files are rewritten side by side too: each is a copy, TagLib and an fsync, mostly
-        // waiting on the disk. Reported, and recorded in the ledger, in the order named.
+        // The files are rewritten side by side too, each on a thread of its own: a copy, TagLib and
+        // an fsync, mostly waiting on the disk, and flushes made together share the file system's
+        // journal commits (docs/DECISIONS.md#replaygain-flush). Reported, and recorded in the
+        // ledger, in the order named.
         var planned: [String: ReplayGain] = [:]
         for case .success(let gain) in gains { planned[gain.path] = gain }
         let toWrite = gains.compactMap { try? $0.get().path }
         var written: [String: Result<ReplayGain, SignalPathError>] = [:]
         if writes {
             let work = planned
-            await forEachFileInOrder(toWrite, workers: workers) { path throws(SignalPathError) in
+            await forEachFileInOrder(toWrite, workers: min(workers * Self.writersPerWorker, Self.writersAtMost)) { path throws(SignalPathError) in
                 let gain = work[path]!
-                try TagRewrite.rewrite(path, container: gain.container, removing: ReplayGain.managedKeys(gain.container), setting: gain.fields)
-                return gain
+                return try await onOwnThread {
+                    Result { () throws(SignalPathError) in
+                        try TagRewrite.rewrite(path, container: gain.container, removing: ReplayGain.managedKeys(gain.container), setting: gain.fields)
+                        return gain
+                    }
+                }.get()
             } deliver: { result in
                 if case .success(let gain) = result { written[gain.path] = result } else if case .failure(let error) = result { written[error.path] = result }
             }
