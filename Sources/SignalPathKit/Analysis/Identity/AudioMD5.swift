@@ -23,7 +23,8 @@ final class AudioMD5: @unchecked Sendable {
         digest = try MessageDigest(.md5)
     }
 
-    /// Adds a chunk's bytes; chunks come in order. Waits while `backlogLimit` chunks are pending.
+    /// Adds a chunk's bytes; chunks come in order. Waits while `backlogLimit` chunks are pending:
+    /// it blocks the merging thread, which cannot deadlock, as the queue's thread is not the pool's.
     func add(_ pieces: [FileBytes]) {
         guard !pieces.isEmpty else { return }
         backlog.wait()
