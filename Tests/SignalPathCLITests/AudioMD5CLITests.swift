@@ -62,6 +62,29 @@ struct AudioMD5CLITests {
         #expect(!without.stdout.contains("audio_md5"))
     }
 
+    @Test("CSV: audio_md5 and the embedded MD5's value, source and verdict on each channel's row with --md5; no such columns without")
+    func csv() throws {
+        let (files, md5) = try copies(bits: 16)
+        func table(_ options: [String]) throws -> [[String]] {
+            let result = try run(signalpath, ["analyze", "--format", "csv"] + options + [files[1]])
+            try #require(result.status == 0, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        }
+        let with = try table(["--md5"]), without = try table([])
+        let header = try #require(with.first)
+        #expect(Array(header.suffix(4)) == ["audio_md5", "embedded_md5", "embedded_md5_source", "embedded_md5_matches"])
+        #expect(Array(header.dropLast(4)) == without.first && !(without.first ?? []).contains { $0.contains("md5") })
+        #expect(with.count == 3 && without.count == 3)
+        for (row, plain) in zip(with.dropFirst(), without.dropFirst()) {
+            #expect(Array(row.suffix(4)) == [md5, md5, "flac_streaminfo", "true"])
+            #expect(Array(row.dropLast(4)) == plain)
+        }
+        // A WAV carries none: the embedded fields are empty.
+        let wav = try run(signalpath, ["analyze", "--md5", "--format", "csv", files[0]])
+        let row = try #require(wav.stdout.split(separator: "\n").dropFirst().first?.split(separator: ",", omittingEmptySubsequences: false))
+        #expect(row.suffix(4).map(String.init) == [md5, "", "", ""], "\(wav.stdout)")
+    }
+
     @Test("any number of workers gives the same MD5 (the digest takes the chunks in order)")
     func workers() throws {
         // 60 s: many chunks, so that they finish out of order with four workers.

@@ -68,6 +68,31 @@ struct FingerprintCLITests {
         expectEqual(try analyze(mp3), try fpcalc(mp3), mp3)
     }
 
+    @Test("16-bit Wave64 and RF64 (fed from the file's bytes), AIFF and float WAV (decoded): fpcalc's; CSV carries it")
+    func containersAgainstFpcalc() throws {
+        let wav = scratch.file("short.wav")
+        try make("sox", ["-R", "-n", "-r", "48000", "-c", "2", "-b", "16", wav, "synth", "35", "sine", "300-3000", "pinknoise", "vol", "0.4"])
+        let w64 = scratch.file("short.w64"), rf64 = scratch.file("short-rf64.wav"), aiff = scratch.file("short.aiff")
+        let float = scratch.file("short-float.wav")
+        try make("sox", [wav, w64])
+        try make("ffmpeg", ["-v", "error", "-y", "-i", wav, "-c:a", "pcm_s16le", "-rf64", "always", rf64])
+        try make("sox", [wav, aiff])
+        try make("sox", ["-R", "-n", "-r", "44100", "-c", "1", "-e", "floating-point", "-b", "32", float, "synth", "35", "sine", "200-900", "vol", "0.5"])
+        for file in [w64, rf64, aiff, float] {
+            expectEqual(try analyze(file, ["--fingerprint-length", "30"]), try fpcalc(file, length: 30), file)
+        }
+        let csv = try run(signalpath, ["analyze", "--fingerprint", "--fingerprint-length", "30", "--format", "csv", w64], timeout: 120)
+        try #require(csv.status == 0, "\(csv.stderr)")
+        let lines = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(lines.first)
+        let column = try #require(header.firstIndex(of: "fingerprint"), "\(header)")
+        #expect(header.last == "fingerprint_duration_s" && lines.count == 3)
+        let expected = try fpcalc(w64, length: 30).compressed
+        for row in lines.dropFirst() {
+            #expect(row.count == header.count && row[column] == expected && row.last == "30.000000")
+        }
+    }
+
     @Test("--fingerprint-length 30 is fpcalc -length 30's")
     func length() throws {
         let wav = try source(bits: 16)

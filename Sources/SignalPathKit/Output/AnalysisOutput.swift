@@ -266,8 +266,12 @@ extension SignalAnalysis {
 
     // MARK: CSV
 
-    /// CSV columns: one row per channel.
-    public static var csvHeader: [String] {
+    /// CSV columns: one row per channel; the identity columns last, where `settings` ask for them.
+    public static func csvHeader(_ settings: AnalysisSettings) -> [String] {
+        csvColumns + identityCSVColumns(settings)
+    }
+
+    private static var csvColumns: [String] {
         ["path", "channel", "name", "sample_rate", "duration_s"] + channelMetrics.map(\.key)
             + [
                 "integrated_lufs", "range_lu", "momentary_max_lufs", "short_term_max_lufs",
@@ -304,7 +308,7 @@ extension SignalAnalysis {
                         authenticity?.verdict.rawValue ?? "", field(authenticity?.confidence, 2), field(authenticity?.cutoff, 1),
                         authenticity?.sourceRate.map { String($0) } ?? "", authenticity?.codecHint ?? "",
                         authenticity?.bitDepthPadded.map { String($0) } ?? "",
-                    ])
+                    ] + identityCSVFields)
         }
     }
 }

@@ -39,6 +39,28 @@ extension SignalAnalysis {
         return [.init("audio_md5", audioMD5.map { .string($0) } ?? .null), .init("embedded_md5", embedded)]
     }
 
+    /// The CSV columns of `identityJSONMembers`, on every channel's row, after the others: none
+    /// without `--md5` and `--fingerprint`, so that tables without them stay as they were.
+    static func identityCSVColumns(_ settings: AnalysisSettings) -> [String] {
+        (settings.computesAudioMD5 ? ["audio_md5", "embedded_md5", "embedded_md5_source", "embedded_md5_matches"] : [])
+            + (settings.fingerprintSeconds != nil ? ["fingerprint", "fingerprint_duration_s"] : [])
+    }
+
+    /// The fields of `identityCSVColumns` (empty where JSON has null; the compressed fingerprint
+    /// only, as fpcalc prints it: the raw values are JSON's).
+    var identityCSVFields: [String] {
+        var fields: [String] = []
+        if settings.computesAudioMD5 {
+            fields += [
+                audioMD5 ?? "", embeddedMD5?.value ?? "", embeddedMD5?.source.rawValue ?? "", embeddedMD5Matches.map { String($0) } ?? "",
+            ]
+        }
+        if settings.fingerprintSeconds != nil {
+            fields += [fingerprint?.compressed ?? "", fingerprint.map { UnitFormat.fixed($0.seconds, 6) } ?? ""]
+        }
+        return fields
+    }
+
     /// What the text report says of the embedded MD5.
     var embeddedMD5Text: String {
         guard let embedded = embeddedMD5 else { return "none" }

@@ -77,7 +77,7 @@ struct Analyze: AsyncParsableCommand, DataCommand {
             writer.writeReport(report.text)
         case .csv, .tsv:
             var table = DelimitedText(writer.format == .tsv ? .tsv : .csv)
-            if writer.successes == 0 { table.append(SignalAnalysis.csvHeader) }
+            if writer.successes == 0 { table.append(SignalAnalysis.csvHeader(report.settings)) }
             report.appendRows(to: &table)
             writer.write(table.text)
         default: break

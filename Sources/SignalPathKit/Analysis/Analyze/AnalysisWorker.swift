@@ -116,10 +116,19 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
 
     func process(chunk: Int) throws(SignalPathError) -> AnalysisChunk {
         guard let window else { preconditionFailure("a worker without a reader is handed its chunks") }
-        if int16InPlace, let frames = try loadInPlace(chunk, window.reader) { return measure(chunk, frames) }
-        let frames = try loadWindow(chunk, window)
-        deinterleave(frames, window.samples)
-        return measure(chunk, frames)
+        let frames: ChunkFrames
+        if int16InPlace, let inPlace = try loadInPlace(chunk, window.reader) {
+            frames = inPlace
+        } else {
+            frames = try loadWindow(chunk, window)
+            deinterleave(frames, window.samples)
+        }
+        var result = measure(chunk, frames)
+        if case .stored = analyzer.audioMD5Source {
+            let start = analyzer.frames.lowerBound
+            result.audioMD5Bytes = try AudioMD5.storedBytes(analyzer.file, frames: start + frames.present.lowerBound..<start + frames.present.upperBound)
+        }
+        return result
     }
 
     /// Step 2 for a chunk that a stream's one reader loaded into `window` (`SignalAnalyzer.runStream`):
@@ -187,7 +196,9 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
                 edges: &result.edges)
         }
         addWeightedEnergy(frames, energy: &result.weightedEnergy)
-        result.sampleBytes = analyzer.audioMD5Packing?.pack((0..<channels).map { samples($0, frames.present, frames) })
+        if case .packed(let packing) = analyzer.audioMD5Source {
+            result.audioMD5Bytes = [FileBytes(packing.pack((0..<channels).map { samples($0, frames.present, frames) }))]
+        }
         return result
     }
 

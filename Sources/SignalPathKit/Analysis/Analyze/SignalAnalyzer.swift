@@ -36,9 +36,9 @@ public struct SignalAnalyzer: Sendable {
     /// interpolator's outputs up to the end (it reads ahead).
     let postRollFrames: Int
     public let scope: Scope
-    /// How chunks hand their samples to the audio MD5; nil when it is not computed or the format
+    /// Where chunks take their bytes for the audio MD5; nil when it is not computed or the format
     /// has none.
-    let audioMD5Packing: AudioMD5.Packing?
+    let audioMD5Source: AudioMD5.Source?
 
     /// What a pass measures.
     public enum Scope: Sendable {
@@ -84,7 +84,7 @@ public struct SignalAnalyzer: Sendable {
         let rangeLength = Int(clamping: frames.upperBound == Int64.max ? Int64.max : Int64(frames.count))
         settlingFrames = max(min(measuresLoudness ? weighting.settlingFrames : 0, rangeLength), truePeak.lookBehind)
         postRollFrames = truePeak.delay + truePeak.lookAhead
-        audioMD5Packing = settings.computesAudioMD5 && scope == .everything ? AudioMD5.Packing(file.format.sampleFormat) : nil
+        audioMD5Source = settings.computesAudioMD5 && scope == .everything ? AudioMD5.Source(file) : nil
     }
 
     /// The frames in the range, or nil for a stream that has not ended.
@@ -127,7 +127,7 @@ public struct SignalAnalyzer: Sendable {
         workers: Int, progress: (@Sendable (Double) -> Void)?, subBlocks: (_ energy: Double, _ frames: Int) -> Void
     ) async throws(SignalPathError) -> SignalAnalysis {
         let combiner = AnalysisCombiner(analyzer: self)
-        if audioMD5Packing != nil { combiner.audioMD5 = try AudioMD5() }
+        if audioMD5Source != nil { combiner.audioMD5 = try AudioMD5() }
         guard let length = knownLength, file.isSeekable else {
             try await runStream(workers: workers, combiner: combiner, subBlocks: subBlocks)
             return await finish(combiner)
@@ -153,7 +153,7 @@ public struct SignalAnalyzer: Sendable {
     /// carries, where it was asked for.
     private func finish(_ combiner: AnalysisCombiner) async -> SignalAnalysis {
         var analysis = await combiner.finish()
-        analysis.audioMD5 = combiner.audioMD5?.finish()
+        analysis.audioMD5 = await combiner.audioMD5?.finish()
         if settings.computesAudioMD5 { analysis.embeddedMD5 = EmbeddedMD5.read(file) }
         return analysis
     }
@@ -208,6 +208,6 @@ struct AnalysisChunk: Sendable {
     var frames: Range<Int64>
     /// Where the input ended, relative to the range, when this chunk found its end.
     var endOfInput: Int64?
-    /// The chunk's own frames as the audio MD5 reads them (`AudioMD5.Packing`); nil when not computed.
-    var sampleBytes: [UInt8]? = nil
+    /// The chunk's own frames as the audio MD5 reads them (`AudioMD5.Source`); empty when not computed.
+    var audioMD5Bytes: [FileBytes] = []
 }

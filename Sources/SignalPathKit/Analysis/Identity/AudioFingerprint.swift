@@ -24,6 +24,39 @@ public struct AudioFingerprint: Sendable, Equatable {
         let printer = try Chromaprint(sampleRate: format.sampleRate, channels: channels)
         let reader = try file.makeReader()
         reader.limitReadAhead(toFrame: limit)
+        var fed = try feedInt16InPlace(reader, to: printer, frames: limit)
+        if fed == nil { fed = try feedConverted(reader, to: printer, frames: limit) }
+        guard let result = printer.finish(), !result.raw.isEmpty else { return nil }
+        return AudioFingerprint(compressed: result.compressed, raw: result.raw, seconds: Double(fed ?? 0) / Double(format.sampleRate))
+    }
+
+    /// Feeds 16-bit PCM to the fingerprinter as it lies in the file's cache: the samples FFmpeg's
+    /// conversion would give, without decoding them to Floats and back. Returns the frames fed, or
+    /// nil, having fed nothing, where the file's samples are not 16-bit in the host's byte order.
+    private static func feedInt16InPlace(_ reader: AudioReader, to printer: Chromaprint, frames limit: Int64) throws(SignalPathError) -> Int64? {
+        guard reader.holdsHostInt16, let length = reader.file.format.frames else { return nil }
+        let frames = 0..<min(limit, length)
+        // Whole frames lie 2-byte aligned in every container (their offsets are even); a piece that
+        // does not is copied.
+        var copy: [Int16] = []
+        let placed = reader.forEachInt16Piece(frames) { piece, _ in
+            guard let base = piece.baseAddress else { return }
+            if Int(bitPattern: base) % MemoryLayout<Int16>.alignment == 0 {
+                printer.feed(piece.assumingMemoryBound(to: Int16.self))
+            } else {
+                copy = [Int16](repeating: 0, count: piece.count / 2)
+                copy.withUnsafeMutableBytes { $0.copyMemory(from: piece) }
+                copy.withUnsafeBufferPointer { printer.feed($0) }
+            }
+        }
+        // The file's length is what it held when opened: short now, it was cut since.
+        guard placed else { throw .malformed(path: reader.file.path, reason: "the file ended before the \(frames.count) frames it held when opened") }
+        return Int64(frames.count)
+    }
+
+    /// Feeds any other format decoded, converted to 16 bits; returns the frames fed.
+    private static func feedConverted(_ reader: AudioReader, to printer: Chromaprint, frames limit: Int64) throws(SignalPathError) -> Int64 {
+        let format = reader.file.format, channels = format.channels
         // FFmpeg's conversion to 16 bits, which fpcalc asks for: integers are shifted down
         // (truncated: 24-bit codes lose their low byte), floats rounded to nearest and clipped.
         let truncates = format.sampleFormat.holdsIntegers
@@ -43,7 +76,6 @@ public struct AudioFingerprint: Sendable, Equatable {
             codes.withUnsafeBufferPointer { printer.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
             fed += Int64(got)
         }
-        guard let result = printer.finish(), !result.raw.isEmpty else { return nil }
-        return AudioFingerprint(compressed: result.compressed, raw: result.raw, seconds: Double(fed) / Double(format.sampleRate))
+        return fed
     }
 }

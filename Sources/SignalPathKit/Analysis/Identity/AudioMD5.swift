@@ -1,23 +1,96 @@
+import Dispatch
+
 /// The audio MD5 as FLAC defines it (the STREAMINFO block's MD5): the MD5 of the decoded samples,
 /// interleaved, each as a little-endian two's-complement integer of the file's own bit depth in
 /// whole bytes (8-bit: 1 byte, signed even where WAV stores it unsigned; 24-bit: 3 bytes). So it
 /// is the same for the same samples in WAV, AIFF, FLAC, Wave64 or RF64, whatever the tags.
 ///
-/// The analysis workers turn their chunk's own frames into those bytes (`Packing`), in parallel;
-/// the digest, which is sequential, takes them as the chunks merge, in chunk order.
-final class AudioMD5 {
+/// Each analysis chunk hands its own frames' bytes (`Source`): where the file stores them as the
+/// digest reads them, the file's own bytes as they lie in the cache; otherwise its decoded samples
+/// packed again, by the workers, in parallel. The digest, which is sequential, takes them in chunk
+/// order on a thread of its own, beside the analysis rather than between its chunks.
+///
+/// Unchecked Sendable: the digest is touched only on `queue`, a serial queue.
+final class AudioMD5: @unchecked Sendable {
     private let digest: MessageDigest
+    private let queue = DispatchQueue(label: "signalpath.AudioMD5")
+    /// Chunks handed over and not yet digested, at most `backlogLimit`: a digest that falls behind
+    /// holds up the merge rather than memory growing with the file.
+    private let backlog = DispatchSemaphore(value: AudioMD5.backlogLimit)
+    static let backlogLimit = 4
 
     init() throws(SignalPathError) {
         digest = try MessageDigest(.md5)
     }
 
-    /// Adds a chunk's bytes; chunks come in order.
-    func add(_ bytes: [UInt8]?) {
-        bytes?.withUnsafeBytes { digest.update($0) }
+    /// Adds a chunk's bytes; chunks come in order. Waits while `backlogLimit` chunks are pending:
+    /// it blocks the merging thread, which cannot deadlock, as the queue's thread is not the pool's.
+    func add(_ pieces: [FileBytes]) {
+        guard !pieces.isEmpty else { return }
+        backlog.wait()
+        queue.async { [self] in
+            for piece in pieces { piece.withUnsafeBytes { digest.update($0) } }
+            backlog.signal()
+        }
     }
 
-    func finish() -> String { digest.finish() }
+    /// The digest of everything added, once the thread has taken it all.
+    func finish() async -> String {
+        await withCheckedContinuation { continuation in
+            queue.async { [self] in continuation.resume(returning: digest.finish()) }
+        }
+    }
+
+    /// Where a chunk's bytes for the digest come from.
+    enum Source: Sendable {
+        /// The file's own bytes (`storedBytes`): uncompressed PCM whose samples lie as the digest
+        /// reads them (signed, little-endian, 8 to 24 bits: WAV, Wave64 and RF64 from 16 bits on,
+        /// AIFF-C `sowt`, 8-bit AIFF). No copy and no conversion; the decoded samples are the
+        /// same codes over a power of two, so the bytes are those `Packing` would make.
+        case stored
+        /// The decoded samples packed again (`Packing`).
+        case packed(Packing)
+
+        /// How `file`'s chunks hand their bytes; nil for formats without integer codes that a
+        /// Float holds exactly (float, lossy codecs, µ-law and A-law, 32-bit integers).
+        init?(_ file: AudioFile) {
+            // A file of known length: its chunks are read by the workers' own readers, not a stream's.
+            if file.source != nil, file.format.frames != nil, let layout = file.layout, layout.encoding == .signed8 || !layout.bigEndian,
+                [.signed8, .signed16, .signed24].contains(layout.encoding)
+            {
+                self = .stored
+            } else if let packing = Packing(file.format.sampleFormat) {
+                self = .packed(packing)
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// The bytes of `frames` (absolute) as `file` stores them, one piece per cache block they lie
+    /// in, sharing the cache's storage: the blocks a worker has just read, so no read and no copy.
+    /// A file that holds fewer of them than its header promised is malformed (the analysis of the
+    /// chunk says so first; this covers a file cut while it was read).
+    static func storedBytes(_ file: AudioFile, frames: Range<Int64>) throws(SignalPathError) -> [FileBytes] {
+        guard !frames.isEmpty else { return [] }
+        guard let source = file.source, let bytes = file.byteRange(ofFrames: frames) else {
+            throw .malformed(path: file.path, reason: "no stored samples for frames \(frames.lowerBound)..<\(frames.upperBound)")
+        }
+        var pieces: [FileBytes] = []
+        var offset = bytes.lowerBound
+        while offset < bytes.upperBound {
+            let index = source.blockIndex(containing: offset)
+            let block = try source.block(index)
+            let start = Int(offset - source.blockRange(index).lowerBound)
+            let end = min(block.count, start + Int(bytes.upperBound - offset))
+            guard start < end else {
+                throw .malformed(path: file.path, reason: "the file ended at byte \(offset), before the samples its header promises")
+            }
+            pieces.append(block[start..<end])
+            offset += Int64(end - start)
+        }
+        return pieces
+    }
 
     /// How a format's decoded samples become the digest's bytes; nil for formats without integer
     /// codes that a Float holds exactly (float, lossy codecs, µ-law and A-law, 32-bit integers).
