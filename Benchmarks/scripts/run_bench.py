@@ -291,6 +291,13 @@ replaygain_groups, replaygain_targets = replaygain_bench.run(signalpath, data)
 groups += replaygain_groups
 targets += replaygain_targets
 
+# duplicates (issue 42): 100 000 stored fingerprints of 120 s with planted near copies
+# (Benchmarks/scripts/duplicates_bench.py).
+import duplicates_bench
+duplicates_groups, duplicates_targets = duplicates_bench.run(signalpath, data)
+groups += duplicates_groups
+targets += duplicates_targets
+
 # 5. Reader throughput: whole-file passes through each I/O path against a pread loop, in one run.
 reader_throughput = os.path.join(os.path.dirname(micro), "ReaderThroughput")
 reader_arguments = [reader_throughput, os.path.join(data, "reader-1GiB.bin"), "15", os.path.join(data, "decode-512MiB.wav")]

@@ -37,7 +37,7 @@ struct SignalPath: AsyncParsableCommand {
         // protocol conformance in the binary per command (String(describing:); docs/DECISIONS.md#info-costs).
         subcommands: [
             Info.self, Analyze.self, LoudnessCommand.self, Check.self, Compare.self, Events.self, Spectrum.self, Spectrogram.self, Waveform.self, Scan.self, Export.self,
-            Merge.self, Replay.self, Record.self, ReplayGainCommand.self,
+            Merge.self, Duplicates.self, Replay.self, Record.self, ReplayGainCommand.self,
         ]
     )
 

@@ -41,7 +41,8 @@ struct CLITests {
     @Test(
         "a command named first, parsed on its own, still answers as ArgumentParser's root does: its --help and -h are `help COMMAND`, a usage error names `signalpath COMMAND`, --version is the root's",
         arguments: [
-            "info", "analyze", "loudness", "check", "compare", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "replay", "record", "replaygain",
+            "info", "analyze", "loudness", "check", "compare", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "duplicates", "replay", "record",
+            "replaygain",
         ])
     func commandParsedOnItsOwnAnswersAsTheRoot(command: String) throws {
         let fromRoot = try signalpath("help", command)
@@ -61,7 +62,8 @@ struct CLITests {
     @Test(
         "every command's examples survive copy and paste on an 80-column terminal: none is reflowed, and each runs as a shell command",
         arguments: [
-            "info", "analyze", "loudness", "check", "compare", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "replay", "record", "replaygain",
+            "info", "analyze", "loudness", "check", "compare", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "duplicates", "replay", "record",
+            "replaygain",
         ])
     func examplesSurviveCopyAndPaste(command: String) throws {
         var environment = ProcessInfo.processInfo.environment

@@ -17,7 +17,8 @@ struct ManualCLITests {
     }
 
     static let commands = [
-        "info", "analyze", "loudness", "check", "compare", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "replay", "record", "replaygain",
+        "info", "analyze", "loudness", "check", "compare", "events", "spectrum", "spectrogram", "waveform", "scan", "export", "merge", "duplicates", "replay", "record",
+        "replaygain",
     ]
 
     /// The pages, generated into the scratch directory: file name → rendered text.

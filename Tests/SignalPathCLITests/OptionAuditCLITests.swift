@@ -423,7 +423,8 @@ struct OptionAuditCLITests {
                 [
                     Variant("--include", "b*"), Variant("--exclude", "a*"), Variant("--files-from", list), Variant("--null", "--files-from", nulList),
                     Variant("--shard", "2/2"), Variant("--duplicates"), Variant("--profile", "ebu-r128"), Variant("--events"),
-                    Variant("--content-hash"), Variant("--rms-reference", "sine"), Variant("--silence-threshold", "-30"),
+                    Variant("--content-hash"), Variant("--md5"), Variant("--fingerprint"), Variant("--fingerprint-length", "30", "--fingerprint"),
+                    Variant("--rms-reference", "sine"), Variant("--silence-threshold", "-30"),
                     Variant("--clip-run", "1"), Variant("--tones", "1"), Variant("--harmonics", "3"), Variant("--fft-size", "1024"),
                     Variant("--window", "hann"), Variant("--a4", "432"), Variant("--true-peak", "accurate"), Variant("--format", "text"),
                     Variant("--output", out + ".json"),

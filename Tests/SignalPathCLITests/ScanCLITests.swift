@@ -528,7 +528,7 @@ struct ScanCLITests {
         let csv = try signalpath("export", database, "--format", "csv", "--where", "truncated = 0")
         #expect(
             csv.stdout.hasPrefix(
-                "path,size_bytes,mtime_ns,content_sha256,status,error_code,error_category,error_message,analyzed_at,tool_version,settings_key,duration_s,integrated_lufs,true_peak_dbtp,passed,truncated,frames_promised,frames_present\n"
+                "path,size_bytes,mtime_ns,content_sha256,status,error_code,error_category,error_message,analyzed_at,tool_version,settings_key,duration_s,integrated_lufs,true_peak_dbtp,passed,truncated,frames_promised,frames_present,audio_md5,embedded_md5,embedded_md5_status,fingerprint,fingerprint_duration_s\n"
             ))
         #expect(csv.stdout.split(separator: "\n").count == tree.whole.count + 1)
 
@@ -553,11 +553,12 @@ struct ScanCLITests {
         _ = try signalpath("scan", tree.root, "--db", current)
         let reference = try rows(current).rows
         try FileManager.default.copyItem(atPath: current, toPath: old)
-        // What version 1 wrote: the same table without the three columns, schema_version 1.
+        // What version 1 wrote: the table without the three columns (nor version 3's), schema_version 1.
         let downgrade = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
-            for column in ("truncated", "frames_promised", "frames_present"):
+            db.execute("DROP INDEX files_by_audio_md5")
+            for column in ("truncated", "frames_promised", "frames_present", "audio_md5", "embedded_md5", "embedded_md5_status", "fingerprint", "fingerprint_raw", "fingerprint_duration_s"):
                 db.execute(f"ALTER TABLE files DROP COLUMN {column}")
             db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
             db.commit()
@@ -585,7 +586,7 @@ struct ScanCLITests {
         try expectEqualRows(expected, try rows(old).rows)
         let version = try run(
             python, ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT value FROM meta WHERE key='schema_version'\").fetchone()[0])", old])
-        #expect(version.stdout == "2\n")
+        #expect(version.stdout == "3\n")
     }
 
     @Test(

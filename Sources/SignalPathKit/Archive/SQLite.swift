@@ -15,6 +15,7 @@ public final class SQLiteDatabase {
         case integer(Int64)
         case real(Double)
         case text(String)
+        case blob([UInt8])
 
         public var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
         public var real: Double? {
@@ -25,6 +26,7 @@ public final class SQLiteDatabase {
             }
         }
         public var text: String? { if case .text(let value) = self { value } else { nil } }
+        public var blob: [UInt8]? { if case .blob(let value) = self { value } else { nil } }
     }
 
     public enum Mode: Sendable {
@@ -97,6 +99,8 @@ public final class SQLiteDatabase {
             case .integer(let number): status = library.bindInt64(statement, position, number)
             case .real(let number): status = library.bindDouble(statement, position, number)
             case .text(let string): status = library.bindText(statement, position, string, -1, sp_sqlite_transient())
+            case .blob(let bytes):
+                status = bytes.withUnsafeBytes { library.bindBlob(statement, position, $0.baseAddress, Int32($0.count), sp_sqlite_transient()) }
             }
             guard status == SQLITE_OK else { throw failure(status, Self.text(library.errmsg(connection))) }
         }
@@ -112,6 +116,10 @@ public final class SQLiteDatabase {
                 case SQLITE_INTEGER: values.append(.integer(library.columnInt64(statement, column)))
                 case SQLITE_FLOAT: values.append(.real(library.columnDouble(statement, column)))
                 case SQLITE_NULL: values.append(.null)
+                case SQLITE_BLOB:
+                    let count = Int(library.columnBytes(statement, column))
+                    let bytes = library.columnBlob(statement, column).map { [UInt8](UnsafeRawBufferPointer(start: $0, count: count)) }
+                    values.append(.blob(bytes ?? []))
                 default:
                     let count = Int(library.columnBytes(statement, column))
                     let text = library.columnText(statement, column).map { pointer in
@@ -196,11 +204,13 @@ private struct SQLiteLibrary: LazyLibrary, @unchecked Sendable {
     let bindInt64: sp_sqlite3_bind_int64_fn
     let bindDouble: sp_sqlite3_bind_double_fn
     let bindText: sp_sqlite3_bind_text_fn
+    let bindBlob: sp_sqlite3_bind_blob_fn
     let columnCount: sp_sqlite3_column_count_fn
     let columnType: sp_sqlite3_column_type_fn
     let columnInt64: sp_sqlite3_column_int64_fn
     let columnDouble: sp_sqlite3_column_double_fn
     let columnText: sp_sqlite3_column_text_fn
+    let columnBlob: sp_sqlite3_column_blob_fn
     let columnBytes: sp_sqlite3_column_bytes_fn
     let columnName: sp_sqlite3_column_name_fn
     let changes: sp_sqlite3_changes_fn
@@ -227,11 +237,13 @@ private struct SQLiteLibrary: LazyLibrary, @unchecked Sendable {
         bindInt64 = try library.function("sqlite3_bind_int64", sp_sqlite3_bind_int64_fn.self)
         bindDouble = try library.function("sqlite3_bind_double", sp_sqlite3_bind_double_fn.self)
         bindText = try library.function("sqlite3_bind_text", sp_sqlite3_bind_text_fn.self)
+        bindBlob = try library.function("sqlite3_bind_blob", sp_sqlite3_bind_blob_fn.self)
         columnCount = try library.function("sqlite3_column_count", sp_sqlite3_column_count_fn.self)
         columnType = try library.function("sqlite3_column_type", sp_sqlite3_column_type_fn.self)
         columnInt64 = try library.function("sqlite3_column_int64", sp_sqlite3_column_int64_fn.self)
         columnDouble = try library.function("sqlite3_column_double", sp_sqlite3_column_double_fn.self)
         columnText = try library.function("sqlite3_column_text", sp_sqlite3_column_text_fn.self)
+        columnBlob = try library.function("sqlite3_column_blob", sp_sqlite3_column_blob_fn.self)
         columnBytes = try library.function("sqlite3_column_bytes", sp_sqlite3_column_bytes_fn.self)
         columnName = try library.function("sqlite3_column_name", sp_sqlite3_column_name_fn.self)
         changes = try library.function("sqlite3_changes", sp_sqlite3_changes_fn.self)

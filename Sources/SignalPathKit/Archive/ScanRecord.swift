@@ -31,6 +31,16 @@ public struct ScanRecord: Sendable, Equatable {
     public var truncated: Bool?
     public var framesPromised: Int64?
     public var framesPresent: Int64?
+    /// With `--md5`: the audio MD5 (nil where the format has none), and the MD5 the file carries
+    /// with what comparing it found (`ScanRecord+Identity`).
+    public var audioMD5: String?
+    public var embeddedMD5: String?
+    public var embeddedMD5Status: String?
+    /// With `--fingerprint`: Chromaprint's fingerprint as fpcalc prints it, its 32-bit
+    /// sub-fingerprints and the seconds it covers.
+    public var fingerprint: String?
+    public var fingerprintRaw: [UInt32]?
+    public var fingerprintSeconds: Double?
     /// The full record: analyze's JSON object for the file (plus `check` and `events` when asked for).
     public var resultJSON: String?
 
@@ -38,7 +48,8 @@ public struct ScanRecord: Sendable, Equatable {
         path: String, sizeBytes: Int64, modifiedNanoseconds: Int64, contentSHA256: String?, status: Status, errorCode: Int? = nil,
         errorCategory: String? = nil, errorMessage: String? = nil, analyzedAt: String, toolVersion: String, settingsKey: String,
         durationSeconds: Double? = nil, integratedLUFS: Double? = nil, truePeakDBTP: Double? = nil, passed: Bool? = nil, truncated: Bool? = nil, framesPromised: Int64? = nil,
-        framesPresent: Int64? = nil,
+        framesPresent: Int64? = nil, audioMD5: String? = nil, embeddedMD5: String? = nil, embeddedMD5Status: String? = nil,
+        fingerprint: String? = nil, fingerprintRaw: [UInt32]? = nil, fingerprintSeconds: Double? = nil,
         resultJSON: String? = nil
     ) {
         self.path = path
@@ -59,6 +70,12 @@ public struct ScanRecord: Sendable, Equatable {
         self.truncated = truncated
         self.framesPromised = framesPromised
         self.framesPresent = framesPresent
+        self.audioMD5 = audioMD5
+        self.embeddedMD5 = embeddedMD5
+        self.embeddedMD5Status = embeddedMD5Status
+        self.fingerprint = fingerprint
+        self.fingerprintRaw = fingerprintRaw
+        self.fingerprintSeconds = fingerprintSeconds
         self.resultJSON = resultJSON
     }
 
@@ -66,7 +83,7 @@ public struct ScanRecord: Sendable, Equatable {
     public static let columns = [
         "path", "size_bytes", "mtime_ns", "content_sha256", "status", "error_code", "error_category", "error_message", "analyzed_at",
         "tool_version", "settings_key", "duration_s", "integrated_lufs", "true_peak_dbtp", "passed", "truncated", "frames_promised", "frames_present",
-        "result_json",
+        "audio_md5", "embedded_md5", "embedded_md5_status", "fingerprint", "fingerprint_raw", "fingerprint_duration_s", "result_json",
     ]
 
     /// The columns whose integers are booleans (0 or 1): exports write them as true and false.
@@ -82,7 +99,8 @@ public struct ScanRecord: Sendable, Equatable {
             .text(path), .integer(sizeBytes), .integer(modifiedNanoseconds), text(contentSHA256), .text(status.rawValue),
             integer(errorCode.map { Int64($0) }), text(errorCategory), text(errorMessage), .text(analyzedAt), .text(toolVersion),
             .text(settingsKey), real(durationSeconds), real(integratedLUFS), real(truePeakDBTP), boolean(passed), boolean(truncated),
-            integer(framesPromised), integer(framesPresent), text(resultJSON),
+            integer(framesPromised), integer(framesPresent), text(audioMD5), text(embeddedMD5), text(embeddedMD5Status), text(fingerprint),
+            fingerprintRaw.map { .blob(Self.bytes(ofRaw: $0)) } ?? .null, real(fingerprintSeconds), text(resultJSON),
         ]
     }
 
@@ -97,6 +115,8 @@ public struct ScanRecord: Sendable, Equatable {
             errorCode: values[5].integer.map { Int($0) }, errorCategory: values[6].text, errorMessage: values[7].text, analyzedAt: analyzedAt,
             toolVersion: toolVersion, settingsKey: settingsKey, durationSeconds: values[11].real, integratedLUFS: values[12].real,
             truePeakDBTP: values[13].real, passed: values[14].integer.map { $0 != 0 }, truncated: values[15].integer.map { $0 != 0 },
-            framesPromised: values[16].integer, framesPresent: values[17].integer, resultJSON: values[18].text)
+            framesPromised: values[16].integer, framesPresent: values[17].integer, audioMD5: values[18].text, embeddedMD5: values[19].text,
+            embeddedMD5Status: values[20].text, fingerprint: values[21].text, fingerprintRaw: values[22].blob.map(Self.raw(ofBytes:)),
+            fingerprintSeconds: values[23].real, resultJSON: values[24].text)
     }
 }

@@ -5,10 +5,10 @@ extension ScanSettings {
     public enum KeyRelation: Sendable, Equatable {
         /// The same key.
         case same
-        /// The same analysis, and this scan's verdict and events if it asks for them: the row holds
-        /// all this scan would store, and more.
+        /// The same analysis, and this scan's verdict, events, audio MD5 and fingerprint if it asks
+        /// for them: the row holds all this scan would store, and more.
         case covers
-        /// Another analysis, another profile's verdict, or not the events this scan asks for.
+        /// Another analysis, another profile's verdict, or not the events or identity this scan asks for.
         case differs
     }
 
@@ -19,6 +19,7 @@ extension ScanSettings {
         guard row.analysis == scan.analysis else { return .differs }
         if !scan.check.isEmpty && row.check != scan.check { return .differs }
         if scan.events != nil && row.events != scan.events { return .differs }
+        if !Set(scan.identity).isSubset(of: row.identity) { return .differs }
         return .covers
     }
 
@@ -28,17 +29,21 @@ extension ScanSettings {
         return (row.filter { !scan.contains($0) }, scan.filter { !row.contains($0) })
     }
 
-    /// A key cut into what the analysis pass does, the check's rules and the events part (with
-    /// the rules' version: events of other rules do not stand for this scan's).
+    /// A key cut into what the analysis pass does, the check's rules, the events part (with the
+    /// rules' version: events of other rules do not stand for this scan's) and the identity parts
+    /// (`md5`, `fingerprint=SECONDS`: a fingerprint of other seconds does not stand for this scan's).
     private struct KeyParts {
         var analysis: [String] = []
         var check: [String] = []
         var events: String?
+        var identity: [String] = []
 
         init(_ key: String) {
             for part in key.split(separator: ";").map(String.init) {
                 if part == "events" || part.hasPrefix("events/") {
                     events = part
+                } else if part == "md5" || part.hasPrefix("fingerprint=") {
+                    identity.append(part)
                 } else if ["check=", "target=", "mono-target=", "max-true-peak="].contains(where: { part.hasPrefix($0) }) {
                     check.append(part)
                 } else {

@@ -44,6 +44,9 @@ public struct ScanSettings: Sendable {
             parts.append("max-true-peak=\(rules.maximumTruePeak.map { UnitFormat.shortest($0) } ?? "-")" + peakTolerance)
         }
         if findsEvents { parts.append("events/2") }
+        // Identity columns (`--md5`, `--fingerprint`): extras, as a verdict is (ScanSettings+Coverage).
+        if analysis.computesAudioMD5 { parts.append("md5") }
+        if let seconds = analysis.fingerprintSeconds { parts.append("fingerprint=\(UnitFormat.shortest(seconds))") }
         return parts.joined(separator: ";")
     }
 }

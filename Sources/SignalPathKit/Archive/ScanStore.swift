@@ -4,14 +4,14 @@
 public final class ScanStore {
     /// The schema this signalpath writes. A database of an older version is migrated when opened
     /// for writing; one of a newer version is refused.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     /// `meta.application`: tells a signalpath database from any other SQLite file.
     public static let application = "signalpath.scan"
 
     public let database: SQLiteDatabase
     public var path: String { database.path }
     /// The schema of the rows: `schemaVersion` once opened for writing (migrated), else as stored.
-    private var version = ScanStore.schemaVersion
+    private(set) var version = ScanStore.schemaVersion
 
     /// Opens (and when missing creates) the database at `path` for writing: write-ahead log, so
     /// readers are not blocked while a scan writes; `synchronous = NORMAL`, so a commit is a write
@@ -67,6 +67,7 @@ public final class ScanStore {
                     \(definitions)
                 );
                 CREATE INDEX files_by_content ON files (content_sha256) WHERE content_sha256 IS NOT NULL;
+                \(Self.audioMD5Index);
                 """)
             try database.run("INSERT INTO meta (key, value) VALUES ('application', ?), ('schema_version', ?)", [.text(Self.application), .text(String(Self.schemaVersion))])
         }
@@ -99,8 +100,12 @@ public final class ScanStore {
         "status": "TEXT NOT NULL CHECK (status IN ('ok', 'error'))", "error_code": "INTEGER", "error_category": "TEXT", "error_message": "TEXT",
         "analyzed_at": "TEXT NOT NULL", "tool_version": "TEXT NOT NULL", "settings_key": "TEXT NOT NULL", "duration_s": "REAL",
         "integrated_lufs": "REAL", "true_peak_dbtp": "REAL", "passed": "INTEGER", "truncated": "INTEGER", "frames_promised": "INTEGER",
-        "frames_present": "INTEGER", "result_json": "TEXT",
+        "frames_present": "INTEGER", "audio_md5": "TEXT", "embedded_md5": "TEXT", "embedded_md5_status": "TEXT", "fingerprint": "TEXT",
+        "fingerprint_raw": "BLOB", "fingerprint_duration_s": "REAL", "result_json": "TEXT",
     ]
+
+    /// Exact duplicates are rows of one audio MD5: `duplicates` groups them through this index.
+    private static let audioMD5Index = "CREATE INDEX files_by_audio_md5 ON files (audio_md5) WHERE audio_md5 IS NOT NULL"
 
     /// The columns version 2 added, and how a version 1 row gives them: its `result_json` is
     /// analyze's record, whose `format` has held the same facts since before scan existed. So a
@@ -111,25 +116,41 @@ public final class ScanStore {
         ("frames_present", "coalesce(json_extract(result_json, '$.format.frames'), json_extract(result_json, '$.range.end_frame'))"),
     ]
 
+    /// The columns version 3 added (`scan --md5 --fingerprint`): no older scan computed them, so an
+    /// older row holds NULL there, as a row of a scan without those options does.
+    private static let addedInVersion3 = [
+        ("audio_md5", "NULL"), ("embedded_md5", "NULL"), ("embedded_md5_status", "NULL"), ("fingerprint", "NULL"), ("fingerprint_raw", "NULL"),
+        ("fingerprint_duration_s", "NULL"),
+    ]
+
     /// Brings an older schema up to `schemaVersion`, one step per version, in one transaction.
     private func migrate(from version: Int) throws(SignalPathError) {
-        guard version == 1 else {
+        guard (1..<Self.schemaVersion).contains(version) else {
             throw .database(path: path, reason: "schema version \(version) is unknown (this signalpath writes \(Self.schemaVersion))", kind: .unusable)
         }
         try database.transaction { () throws(SignalPathError) in
-            for (column, _) in Self.addedInVersion2 {
-                try database.execute("ALTER TABLE files ADD COLUMN \(column) \(Self.columnTypes[column] ?? "")")
+            if version < 2 {
+                for (column, _) in Self.addedInVersion2 {
+                    try database.execute("ALTER TABLE files ADD COLUMN \(column) \(Self.columnTypes[column] ?? "")")
+                }
+                let filled = Self.addedInVersion2.map { "\($0.0) = \($0.1)" }.joined(separator: ", ")
+                try database.execute("UPDATE files SET \(filled) WHERE result_json IS NOT NULL")
             }
-            let filled = Self.addedInVersion2.map { "\($0.0) = \($0.1)" }.joined(separator: ", ")
-            try database.execute("UPDATE files SET \(filled) WHERE result_json IS NOT NULL")
+            if version < 3 {
+                // Columns of NULL: no row is rewritten.
+                for (column, _) in Self.addedInVersion3 {
+                    try database.execute("ALTER TABLE files ADD COLUMN \(column) \(Self.columnTypes[column] ?? "")")
+                }
+                try database.execute(Self.audioMD5Index)
+            }
             try database.run("UPDATE meta SET value = ? WHERE key = 'schema_version'", [.text(String(Self.schemaVersion))])
         }
     }
 
-    /// The `files` columns as a `SELECT` of schema `version` gives them: a version 1 database
-    /// (opened for reading, so not migrated) has its new columns worked out from `result_json`.
+    /// The `files` columns as a `SELECT` of schema `version` gives them: an older database (opened
+    /// for reading, so not migrated) has its newer columns worked out as a migration fills them.
     private static func selectList(version: Int) -> String {
-        let derived = version < 2 ? Dictionary(uniqueKeysWithValues: addedInVersion2) : [:]
+        let derived = Dictionary(uniqueKeysWithValues: (version < 2 ? addedInVersion2 : []) + (version < 3 ? addedInVersion3 : []))
         return ScanRecord.columns.map { column in derived[column].map { "\($0) AS \(column)" } ?? column }.joined(separator: ", ")
     }
 
@@ -166,7 +187,7 @@ public final class ScanStore {
     /// Every row passing `filter` (an SQL expression over the columns, or nil), in path order.
     public func forEachRecord(where filter: String?, _ body: (ScanRecord) throws(SignalPathError) -> Void) throws(SignalPathError) {
         let condition = filter.map { " WHERE (\($0))" } ?? ""
-        // Over a version 1 database the filter sees the columns version 2 added, worked out.
+        // Over an older database the filter sees the newer columns, worked out.
         let rows = version < Self.schemaVersion ? "(SELECT \(Self.selectList(version: version)) FROM files)" : "files"
         try database.query("SELECT \(Self.selectColumns) FROM \(rows)\(condition) ORDER BY path") { values throws(SignalPathError) in
             guard let record = ScanRecord(values: values) else {

@@ -289,7 +289,7 @@ public struct Scanner: Sendable {
         do throws(SignalPathError) {
             let range: Range<Int64> = 0..<(file.format.frames ?? Int64.max)
             let analysis = try await SignalAnalyzer(file: file, frames: range, settings: settings.analysis).run(workers: settings.jobs)
-            var members = analysis.jsonMembers
+            var members = ScanRecord.storedMembers(analysis.jsonMembers)
             var events: EventSummary?
             if settings.findsEvents || settings.rules?.maximumSilence != nil {
                 // The events pass reads the file a second time, which a stream cannot give.
@@ -308,13 +308,14 @@ public struct Scanner: Sendable {
                 passed = verdict.passed
                 members.append(.init("check", .object(verdict.jsonMembers.filter { $0.key != "path" && $0.key != "stream" })))
             }
-            return .success(
-                ScanRecord(
-                    path: candidate.path, sizeBytes: candidate.size, modifiedNanoseconds: candidate.modified, contentSHA256: hash, status: .ok,
-                    analyzedAt: timestamp(), toolVersion: signalPathVersion, settingsKey: key, durationSeconds: analysis.duration,
-                    integratedLUFS: analysis.loudness.integrated, truePeakDBTP: analysis.truePeak.isFinite ? analysis.truePeak : nil, passed: passed,
-                    truncated: file.format.isTruncated, framesPromised: file.format.framesPromised,
-                    framesPresent: analysis.format.frames ?? Int64(analysis.frames.count), resultJSON: JSONValue.object(members).serialized()))
+            var record = ScanRecord(
+                path: candidate.path, sizeBytes: candidate.size, modifiedNanoseconds: candidate.modified, contentSHA256: hash, status: .ok,
+                analyzedAt: timestamp(), toolVersion: signalPathVersion, settingsKey: key, durationSeconds: analysis.duration,
+                integratedLUFS: analysis.loudness.integrated, truePeakDBTP: analysis.truePeak.isFinite ? analysis.truePeak : nil, passed: passed,
+                truncated: file.format.isTruncated, framesPromised: file.format.framesPromised,
+                framesPresent: analysis.format.frames ?? Int64(analysis.frames.count), resultJSON: JSONValue.object(members).serialized())
+            record.setIdentity(from: analysis)
+            return .success(record)
         } catch {
             return .failure(AnalysisFailure(error: error))
         }

@@ -10,10 +10,12 @@ struct Export: ParsableCommand, DataCommand {
             NDJSON (the default; schema signalpath.export/1) has a line per file with the row's \
             columns — `path`, `status`, `size_bytes`, `mtime_ns`, `content_sha256`, `analyzed_at`, \
             `tool_version`, `settings_key`, `duration_s`, `integrated_lufs`, `true_peak_dbtp`, \
-            `passed`, `truncated`, `frames_promised`, `frames_present`, and for failures \
+            `passed`, `truncated`, `frames_promised`, `frames_present`, with --md5 and \
+            --fingerprint scans `audio_md5`, `embedded_md5`, `embedded_md5_status`, `fingerprint`, \
+            `fingerprint_raw` (the sub-fingerprints) and `fingerprint_duration_s`, and for failures \
             `error_code`, `error_category`, `error_message` — and `result`, analyze's record for the \
             file (null for a failure). JSON is the same records in one document; CSV the columns \
-            without `result`. --where takes an SQL expression over the columns (the database is \
+            without `result` and `fingerprint_raw`. --where takes an SQL expression over the columns (the database is \
             opened read-only). The database may be exported while a scan writes it.
 
             DuckDB turns the NDJSON into Parquet in one statement (docs/SCAN.md):
@@ -56,7 +58,7 @@ struct Export: ParsableCommand, DataCommand {
         if format == .json { sink.write("{\"schema\": \"\(Self.schema)\", \"files\": [\n") }
         if format == .csv {
             var table = DelimitedText(.csv)
-            table.append(ScanRecord.columns.filter { $0 != "result_json" })
+            table.append(ScanRecord.columns.filter { !Self.leftOutOfCSV.contains($0) })
             sink.write(table.text)
         }
         do throws(SignalPathError) {
@@ -97,6 +99,8 @@ struct Export: ParsableCommand, DataCommand {
             case .integer(let number): json = ScanRecord.booleanColumns.contains(column) ? .bool(number != 0) : .integer(number)
             case .real(let number): json = .number(number)
             case .text(let text): json = .string(text)
+            // fingerprint_raw: the sub-fingerprints, as analyze's `fingerprint.raw` lists them.
+            case .blob(let bytes): json = .array(ScanRecord.raw(ofBytes: bytes).map { .integer(Int64($0)) })
             }
             members.append(.init(column, json))
         }
@@ -104,13 +108,18 @@ struct Export: ParsableCommand, DataCommand {
         return head.dropLast() + ",\"result\":" + (record.resultJSON ?? "null") + "}"
     }
 
+    /// CSV's cells are scalars: the record and the raw sub-fingerprints (whose compressed form,
+    /// `fingerprint`, is there) stay in NDJSON and JSON.
+    static let leftOutOfCSV: Set<String> = ["result_json", "fingerprint_raw"]
+
     static func csvFields(_ record: ScanRecord) -> [String] {
-        zip(ScanRecord.columns, record.values).filter { $0.0 != "result_json" }.map { column, value in
+        zip(ScanRecord.columns, record.values).filter { !leftOutOfCSV.contains($0.0) }.map { column, value in
             switch value {
             case .null: return ""
             case .integer(let number): return ScanRecord.booleanColumns.contains(column) ? (number != 0 ? "true" : "false") : String(number)
             case .real(let number): return UnitFormat.shortest(number)
             case .text(let text): return text
+            case .blob: return ""
             }
         }
     }

@@ -18,8 +18,10 @@ struct Scan: AsyncParsableCommand, DataCommand {
             error and marked in the row's `truncated` column.
 
             A row made with other settings is kept when it holds all this scan asks for (a scan \
-            without --profile keeps the verdicts of one with it); otherwise it is kept as it is and \
-            said before any file is read, and --rescan analyses the file again.
+            without --profile keeps the verdicts of one with it, one without --md5 or --fingerprint \
+            their columns); otherwise it is kept as it is and said before any file is read, and \
+            --rescan analyses the file again. --md5 and --fingerprint fill the columns \
+            `signalpath duplicates` groups by.
 
             Results: signalpath export DB (NDJSON, CSV or JSON); across machines, --shard K/N per \
             machine and signalpath merge. Schema, recipes for Slurm and GNU parallel: docs/SCAN.md.
@@ -38,6 +40,7 @@ struct Scan: AsyncParsableCommand, DataCommand {
               signalpath scan /archive --db part3.db --shard 3/8
               signalpath scan /archive --db music.db --content-hash
               signalpath scan --db music.db --duplicates
+              signalpath scan ~/Music --db music.db --md5 --fingerprint
             """
     )
     static let name = "scan"
@@ -58,6 +61,7 @@ struct Scan: AsyncParsableCommand, DataCommand {
     var rescan = false
 
     @OptionGroup var extras: ScanAnalysisOptions
+    @OptionGroup var identity: IdentityOptions
     @OptionGroup var analysis: AnalysisOptions
     @OptionGroup var truePeak: TruePeakOptions
     @OptionGroup var output: OutputOptions<Scan>
@@ -91,6 +95,7 @@ struct Scan: AsyncParsableCommand, DataCommand {
         }
         var settings = analysis.settings
         settings.truePeakMode = truePeak.mode
+        identity.apply(to: &settings)
         // An archive's many short files would each pay the search's fixed cost (AnalysisSettings).
         settings.searchesFrameGrid = false
         let scanner = Scanner(
@@ -206,7 +211,10 @@ struct Scan: AsyncParsableCommand, DataCommand {
     /// What the parts of a settings key a scan does not ask for keep in a row: "verdicts", "events".
     private static func extras(_ parts: [String]) -> String {
         let verdicts = parts.contains { $0.hasPrefix("check=") || $0.hasPrefix("target=") || $0.hasPrefix("max-true-peak=") }
-        return [verdicts ? "verdicts" : nil, parts.contains { $0 == "events" || $0.hasPrefix("events/") } ? "events" : nil].compactMap { $0 }.joined(separator: " and ")
+        return [
+            verdicts ? "verdicts" : nil, parts.contains { $0 == "events" || $0.hasPrefix("events/") } ? "events" : nil,
+            parts.contains("md5") ? "audio MD5s" : nil, parts.contains { $0.hasPrefix("fingerprint=") } ? "fingerprints" : nil,
+        ].compactMap { $0 }.joined(separator: " and ")
     }
 
     /// A notice's line on standard error.

@@ -14,7 +14,10 @@ struct ScanStoreTests {
         return ScanRecord(
             path: path, sizeBytes: size, modifiedNanoseconds: size * 7, contentSHA256: size.isMultiple(of: 3) ? "hash-\(size)" : nil, status: .ok,
             analyzedAt: time, toolVersion: "test", settingsKey: key, integratedLUFS: lufs, truncated: truncated,
-            framesPromised: truncated ? size / 2 : nil, framesPresent: size / 4, resultJSON: "{\"path\":\"\(path)\"}")
+            framesPromised: truncated ? size / 2 : nil, framesPresent: size / 4, audioMD5: size.isMultiple(of: 4) ? "md5-\(size)" : nil,
+            embeddedMD5Status: size.isMultiple(of: 4) ? "none" : nil, fingerprint: size.isMultiple(of: 2) ? "AQAA\(size)" : nil,
+            fingerprintRaw: size.isMultiple(of: 2) ? [UInt32(truncatingIfNeeded: size), 0xFFFF_FFFF, 0x8000_0001] : nil,
+            fingerprintSeconds: size.isMultiple(of: 2) ? 0.5 : nil, resultJSON: "{\"path\":\"\(path)\"}")
     }
 
     @Test("seeded random stores, removals and merges agree with a dictionary model; rows read back equal what was stored")
@@ -151,15 +154,56 @@ struct ScanStoreTests {
         #expect(try migrated.integrityCheck() == "ok")
     }
 
+    @Test("a version 2 database: read with NULL identity columns, carried by merge, migrated in place (columns and index added, no row rewritten)")
+    func versionTwo() throws {
+        // What version 2 wrote: today's table without the six identity columns, schema_version 2.
+        func versionTwoDatabase(_ name: String) throws -> String {
+            let path = scratch.file(name)
+            let store = try ScanStore.openForWriting(path)
+            try store.store(record("/b/one.wav", size: 8, at: "2026-11-25T00:00:00.000000Z"))
+            try store.database.execute("DROP INDEX files_by_audio_md5")
+            for column in ["audio_md5", "embedded_md5", "embedded_md5_status", "fingerprint", "fingerprint_raw", "fingerprint_duration_s"] {
+                try store.database.execute("ALTER TABLE files DROP COLUMN \(column)")
+            }
+            try store.database.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+            return path
+        }
+        var expected = record("/b/one.wav", size: 8, at: "2026-11-25T00:00:00.000000Z")
+        (expected.audioMD5, expected.embeddedMD5Status, expected.fingerprint, expected.fingerprintRaw, expected.fingerprintSeconds) = (nil, nil, nil, nil, nil)
+        var read: [ScanRecord] = []
+        let old = try versionTwoDatabase("v2-read.db")
+        try ScanStore.openForReading(old).forEachRecord(where: "audio_md5 IS NULL") { read.append($0) }
+        #expect(read == [expected])
+        let target = try ScanStore.openForWriting(scratch.file("v3-target.db"))
+        #expect(try target.merge(from: old) == 1)
+        #expect(try target.record(at: "/b/one.wav") == expected)
+        let migrated = try ScanStore.openForWriting(try versionTwoDatabase("v2-write.db"))
+        #expect(try migrated.record(at: "/b/one.wav") == expected)
+        #expect(try migrated.database.rows("SELECT value FROM meta WHERE key = 'schema_version'") == [[.text(String(ScanStore.schemaVersion))]])
+        #expect(try migrated.database.rows("SELECT count(*) FROM sqlite_master WHERE name = 'files_by_audio_md5'") == [[.integer(1)]])
+        try migrated.store(record("/b/two.wav", size: 12, at: "2026-11-27T00:00:00.000000Z"))
+        #expect(try migrated.record(at: "/b/two.wav") == record("/b/two.wav", size: 12, at: "2026-11-27T00:00:00.000000Z"))
+    }
+
     @Test("settings keys: a row holding the same analysis and at least the verdict and events asked for covers a scan; any other difference does not")
     func keyRelations() throws {
-        func key(fft: Int = 8192, profile: DeliveryProfile? = nil, events: Bool = false) -> String {
+        func key(fft: Int = 8192, profile: DeliveryProfile? = nil, events: Bool = false, md5: Bool = false, fingerprint: Double? = nil) -> String {
             var analysis = AnalysisSettings()
             analysis.spectrum.fftSize = fft
+            analysis.computesAudioMD5 = md5
+            analysis.fingerprintSeconds = fingerprint
             return ScanSettings(analysis: analysis, rules: profile.map { DeliveryRules(profile: $0) }, findsEvents: events, hashesContent: false, jobs: 1).key
         }
         let full = key(profile: .ebuR128, events: true)
         #expect(ScanSettings.relation(ofStored: full, to: full) == .same)
+        // The identity columns are extras too: rows with them cover a scan without; a fingerprint
+        // of other seconds does not stand for this scan's.
+        let identified = key(profile: .ebuR128, events: true, md5: true, fingerprint: 120)
+        #expect(identified == full + ";md5;fingerprint=120")
+        #expect(ScanSettings.relation(ofStored: identified, to: full) == .covers)
+        #expect(ScanSettings.relation(ofStored: identified, to: key(md5: true)) == .covers)
+        #expect(ScanSettings.relation(ofStored: full, to: key(md5: true)) == .differs, "no audio MD5 stored")
+        #expect(ScanSettings.relation(ofStored: identified, to: key(fingerprint: 30)) == .differs, "a fingerprint of other seconds")
         #expect(ScanSettings.relation(ofStored: full, to: key()) == .covers)
         #expect(ScanSettings.relation(ofStored: full, to: key(profile: .ebuR128)) == .covers)
         #expect(ScanSettings.relation(ofStored: full, to: key(events: true)) == .covers)

@@ -1,0 +1,62 @@
+/// `duplicates`' report: JSON (`signalpath.duplicates/1`) and text, from the one result.
+extension AudioDuplicates {
+    public static let schema = "signalpath.duplicates/1"
+
+    /// Offsets and similarities to 3 decimals: a sub-fingerprint is 0.124 s.
+    private static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+    public func json(database: String) -> JSONValue {
+        func file(_ file: File) -> [JSONValue.Member] {
+            [.init("path", .string(file.path)), .init("duration_s", .number(file.seconds))]
+        }
+        let exactGroups: [JSONValue] = exact.map { group in
+            .object([.init("audio_md5", .string(group.audioMD5)), .init("files", .array(group.files.map { .object(file($0)) }))])
+        }
+        let nearGroups: [JSONValue] = near.map { group in
+            .object([
+                .init(
+                    "files",
+                    .array(
+                        group.map { member in
+                            .object(
+                                file(member.file) + [
+                                    .init("offset_s", .number(Self.rounded(member.offsetSeconds))), .init("similarity", .number(member.similarity.map(Self.rounded))),
+                                ])
+                        }))
+            ])
+        }
+        return .object([
+            "schema": .string(Self.schema), "database": .string(database), "files_with_audio_md5": .integer(Int64(hashedFiles)),
+            "files_with_fingerprint": .integer(Int64(fingerprintedFiles)),
+            "rule": .object([
+                "minimum_similarity": .number(matcher.minimumSimilarity),
+                "minimum_overlap_s": .number(Self.rounded(Double(matcher.minimumOverlap) * FingerprintMatcher.itemSeconds)),
+            ]),
+            "exact": .array(exactGroups), "near": .array(nearGroups),
+        ])
+    }
+
+    /// Two sections, a blank line between groups; paths sanitized (a name is not a terminal command).
+    public var text: String {
+        var lines: [String] = []
+        lines.append("Exact copies (the same audio MD5): \(exact.count) group\(exact.count == 1 ? "" : "s") (\(hashedFiles) files with an audio MD5)")
+        for group in exact {
+            lines.append("")
+            lines.append("  \(group.audioMD5)")
+            lines += group.files.map { "    \(TerminalText.sanitized($0.path))" }
+        }
+        lines.append("")
+        lines.append("Near copies (Chromaprint): \(near.count) group\(near.count == 1 ? "" : "s") (\(fingerprintedFiles) files with a fingerprint)")
+        for (number, group) in near.enumerated() {
+            lines.append("")
+            lines.append("  group \(number + 1)    offset   similarity")
+            for member in group {
+                let offset = "+" + UnitFormat.fixed(member.offsetSeconds, 2) + " s"
+                let similarity = member.similarity.map { UnitFormat.fixed($0, 3) } ?? "  -  "
+                let padded = String(repeating: " ", count: max(0, 10 - offset.count)) + offset
+                lines.append("  \(padded)   \(similarity)        \(TerminalText.sanitized(member.file.path))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
