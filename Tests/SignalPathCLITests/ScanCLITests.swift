@@ -197,6 +197,7 @@ struct ScanCLITests {
         #expect(after[old] == nil && after[new]?["status"] as? String == "ok", "the row moved with the file")
         #expect(after[new]?["integrated_lufs"] as? Double == stored[old]?["integrated_lufs"] as? Double)
         let duplicates = try json(try signalpath("scan", "--db", database, "--duplicates", "--format", "json"))
+        #expect(duplicates["schema"] as? String == "signalpath.scan-duplicates/1", "not `duplicates`' schema, whose groups are of audio")
         let groups = try #require(duplicates["groups"] as? [[String: Any]])
         #expect(groups.count == 1 && (groups.first?["paths"] as? [String])?.count == 2 && groups.first?["content_sha256"] as? String == expected[audio[6]])
     }

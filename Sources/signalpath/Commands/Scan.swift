@@ -264,7 +264,7 @@ struct Scan: AsyncParsableCommand, DataCommand {
                     "content_sha256": .string(group.sha256), "size_bytes": .integer(group.sizeBytes), "paths": .array(group.paths.map { .string($0) }),
                 ])
             }
-            sink.writeLine(JSONValue.object(["schema": "signalpath.duplicates/1", "groups": .array(objects)]).serialized(pretty: true))
+            sink.writeLine(JSONValue.object(["schema": "signalpath.scan-duplicates/1", "groups": .array(objects)]).serialized(pretty: true))
         } else {
             let text = groups.map { group in
                 group.paths.map { "\(group.sha256.prefix(16))  \(group.sizeBytes)  \(StandardOutput.isTerminal ? TerminalText.sanitized($0) : $0)" }
