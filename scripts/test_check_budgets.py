@@ -33,6 +33,12 @@ class CheckBudgetsTests(unittest.TestCase):
         code, output = check(files, strict=True)
         self.assertEqual(code, 1, output)
 
+    def test_make_lint_runs_the_check_strictly(self):
+        makefile = (script.parent.parent / "Makefile").read_text()
+        recipe = makefile.split("\ncheck-budgets:\n", 1)[1].split("\n\n", 1)[0]
+        self.assertIn("scripts/check-budgets.py --strict", recipe)
+        self.assertIn("check-budgets", makefile.split("\nlint:", 1)[1].split("\n", 1)[0])
+
     def test_braces_in_strings_and_comments_do_not_end_a_function(self):
         text = 'func tricky() {\n    let s = "}}}"  // }\n    /* } */\n' + "".join(f"    let x{i} = {i}\n" for i in range(80)) + "}\n"
         code, output = check({"A.swift": text})

@@ -270,7 +270,7 @@ public struct Scanner: Sendable {
         }
     }
 
-    /// One file: the analyze pass, then the events pass and the verdict when asked for.
+    /// One file: its delivery check (the analyze pass, then the events pass and the verdict when asked for).
     private static func analyse(_ candidate: Candidate, hash: String?, key: String, settings: ScanSettings) async -> Result<ScanRecord, AnalysisFailure> {
         let file: AudioFile
         do throws(SignalPathError) {
@@ -288,24 +288,14 @@ public struct Scanner: Sendable {
         }
         do throws(SignalPathError) {
             let range: Range<Int64> = 0..<(file.format.frames ?? Int64.max)
-            let analysis = try await SignalAnalyzer(file: file, frames: range, settings: settings.analysis).run(workers: settings.jobs)
+            let check = try await DeliveryCheck.run(
+                file: file, frames: range, settings: settings.analysis, rules: settings.rules, findingEvents: settings.findsEvents, workers: settings.jobs)
+            let analysis = check.analysis, passed = check.verdict?.passed
             var members = ScanRecord.storedMembers(analysis.jsonMembers)
-            var events: EventSummary?
-            if settings.findsEvents || settings.rules?.maximumSilence != nil {
-                // The events pass reads the file a second time, which a stream cannot give.
-                guard file.isSeekable else { throw SignalPathError.notSeekable(path: candidate.path) }
-                var eventSettings = EventSettings()
-                eventSettings.minimumClipRun = settings.analysis.minimumClipRun
-                let summary = try await EventDetector(file: file, frames: range, settings: eventSettings).run(workers: settings.jobs, emit: { _ in })
-                events = summary
-                if settings.findsEvents {
-                    members.append(.init("events", EventOutput(path: file.path, format: file.format, frames: range, settings: eventSettings).summaryJSON(summary)))
-                }
+            if settings.findsEvents, let summary = check.events {
+                members.append(.init("events", EventOutput(path: file.path, format: file.format, frames: range, settings: check.eventSettings).summaryJSON(summary)))
             }
-            var passed: Bool?
-            if let rules = settings.rules {
-                let verdict = DeliveryVerdict(analysis: analysis, events: events, rules: rules)
-                passed = verdict.passed
+            if let verdict = check.verdict {
                 members.append(.init("check", .object(verdict.jsonMembers.filter { $0.key != "path" && $0.key != "stream" })))
             }
             var record = ScanRecord(

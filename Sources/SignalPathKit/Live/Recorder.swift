@@ -103,14 +103,7 @@ public final class Recorder {
         var raw = [UInt8](repeating: 0, count: block * bytesPerFrame)
         var stored = [UInt8](repeating: 0, count: block * channels * format.encoding.bytesPerSample)
         var floats = [Float](repeating: 0, count: block * channels)
-        let windowSize = analyzer.windowSize
-        var window = [Float](repeating: 0, count: windowSize * channels)
-        var column = [Float](repeating: 0, count: block)
-        var loudness = LoudnessMeter(sampleRate: sampleRate, layout: layout)
-        var statistics = [LevelStatistics](repeating: LevelStatistics(), count: channels)
-        // analyze's rule for the file written: its full scale, its shortest clipping run.
-        let rules = LevelStatistics.Rules(
-            fullScale: analyzer.fullScale, minimumClipRun: analyzer.minimumClipRun, silenceThreshold: 0.001)
+        var meters = Meters(block: block, channels: channels, windowSize: analyzer.windowSize, sampleRate: sampleRate, layout: layout, analyzer: analyzer)
         var stoppedBy = "end of input"
         var failure: SignalPathError?
         recording: while true {
@@ -143,37 +136,69 @@ public final class Recorder {
                 failure = error
                 break
             }
-            // Levels for the summary, the spectrum's window, and a live frame per block.
-            for channel in 0..<channels {
-                for frame in 0..<frames { column[frame] = floats[frame * channels + channel] }
-                column.withUnsafeBufferPointer { column in
-                    _ = statistics[channel].accumulate(
-                        UnsafeBufferPointer(rebasing: column[0..<frames]),
-                        firstFrame: writer.framesWritten - Int64(frames), rules: rules)
-                }
-            }
-            let kept = max(0, windowSize - frames)
-            window.withUnsafeMutableBufferPointer { window in
-                let base = window.baseAddress!
-                if kept > 0 { base.update(from: base + (windowSize - kept) * channels, count: kept * channels) }
-            }
-            let copied = min(frames, windowSize)
-            for index in 0..<copied * channels { window[kept * channels + index] = floats[(frames - copied) * channels + index] }
-            floats.withUnsafeBufferPointer { floats in loudness.feed(UnsafeBufferPointer(rebasing: floats[0..<frames * channels])) }
-            var frame = floats.withUnsafeBufferPointer { floats in
-                window.withUnsafeBufferPointer { window in
-                    analyzer.frame(
-                        time: Double(writer.framesWritten) / Double(sampleRate),
-                        recent: UnsafeBufferPointer(rebasing: floats[0..<frames * channels]), window: window)
-                }
-            }
-            frame.momentary = loudness.momentary
-            frame.shortTerm = loudness.shortTerm
-            if !onFrame(frame, writer.framesWritten, statistics.reduce(0) { $0 + $1.clippedSamples }) {
+            let frame = measure(floats, frames: frames, meters: &meters)
+            if !onFrame(frame, writer.framesWritten, meters.statistics.reduce(0) { $0 + $1.clippedSamples }) {
                 stoppedBy = "stopped"
                 break
             }
         }
+        return try finish(statistics: meters.statistics, stoppedBy: stoppedBy, failure: failure)
+    }
+
+    /// What the live view and the summary keep across blocks: the spectrum's window (the latest
+    /// `windowSize` frames), a channel's column of the block, the loudness meter and the levels.
+    private struct Meters {
+        var window: [Float]
+        var column: [Float]
+        var loudness: LoudnessMeter
+        var statistics: [LevelStatistics]
+        /// analyze's rule for the file written: its full scale, its shortest clipping run.
+        let rules: LevelStatistics.Rules
+
+        init(block: Int, channels: Int, windowSize: Int, sampleRate: Int, layout: ChannelLayout, analyzer: LiveAnalyzer) {
+            window = [Float](repeating: 0, count: windowSize * channels)
+            column = [Float](repeating: 0, count: block)
+            loudness = LoudnessMeter(sampleRate: sampleRate, layout: layout)
+            statistics = [LevelStatistics](repeating: LevelStatistics(), count: channels)
+            rules = LevelStatistics.Rules(fullScale: analyzer.fullScale, minimumClipRun: analyzer.minimumClipRun, silenceThreshold: 0.001)
+        }
+    }
+
+    /// A block just written (`frames` interleaved frames of `floats`): the levels for the summary,
+    /// the spectrum's window, the loudness, and its live frame.
+    private func measure(_ floats: [Float], frames: Int, meters: inout Meters) -> LiveFrame {
+        for channel in 0..<channels {
+            for frame in 0..<frames { meters.column[frame] = floats[frame * channels + channel] }
+            meters.column.withUnsafeBufferPointer { column in
+                _ = meters.statistics[channel].accumulate(
+                    UnsafeBufferPointer(rebasing: column[0..<frames]),
+                    firstFrame: writer.framesWritten - Int64(frames), rules: meters.rules)
+            }
+        }
+        let windowSize = analyzer.windowSize
+        let kept = max(0, windowSize - frames)
+        meters.window.withUnsafeMutableBufferPointer { window in
+            let base = window.baseAddress!
+            if kept > 0 { base.update(from: base + (windowSize - kept) * channels, count: kept * channels) }
+        }
+        let copied = min(frames, windowSize)
+        for index in 0..<copied * channels { meters.window[kept * channels + index] = floats[(frames - copied) * channels + index] }
+        floats.withUnsafeBufferPointer { floats in meters.loudness.feed(UnsafeBufferPointer(rebasing: floats[0..<frames * channels])) }
+        var frame = floats.withUnsafeBufferPointer { floats in
+            meters.window.withUnsafeBufferPointer { window in
+                analyzer.frame(
+                    time: Double(writer.framesWritten) / Double(sampleRate),
+                    recent: UnsafeBufferPointer(rebasing: floats[0..<frames * channels]), window: window)
+            }
+        }
+        frame.momentary = meters.loudness.momentary
+        frame.shortTerm = meters.loudness.shortTerm
+        return frame
+    }
+
+    /// Closes the device and the file and sums up; throws the first failure (a read's or a
+    /// write's, else closing's).
+    private func finish(statistics: [LevelStatistics], stoppedBy: String, failure: SignalPathError?) throws(SignalPathError) -> Summary {
         device?.close()
         // Closing writes the final header; after a failed write it still leaves a valid file of
         // everything written before.

@@ -5,82 +5,7 @@ extension Chart {
         let layout = self.layout
         let font = layout.fontSize
         var out: [ChartPrimitive] = [.rect(ChartRect(x: 0, y: 0, width: width, height: height), fill: theme.color(.background))]
-        let hairline = 1 / pixelScale
-        /// A coordinate on the centre of a device pixel, so a one-pixel line is crisp.
-        func crisp(_ value: Double) -> Double { ((value * pixelScale).rounded(.down) + 0.5) / pixelScale }
-
-        for (index, panel) in panels.enumerated() {
-            let rect = layout.panels[index]
-            let x = panel.x ?? self.x
-            let xTicks = x.ticks.filter { x.fraction($0.value) >= -1e-9 && x.fraction($0.value) <= 1 + 1e-9 }
-            func px(_ value: Double) -> Double { rect.x + x.fraction(value) * rect.width }
-            func py(_ value: Double) -> Double { rect.maxY - panel.y.fraction(value) * rect.height }
-            // Grid at the major ticks.
-            let grid = theme.color(.grid)
-            if x.grid {
-                for tick in xTicks where tick.major {
-                    let gx = crisp(px(tick.value))
-                    out.append(.path(points: [(gx, rect.y), (gx, rect.maxY)], stroke: grid, fill: nil, width: hairline, dash: []))
-                }
-            }
-            let yTicks = panel.y.ticks.filter { panel.y.fraction($0.value) >= -1e-9 && panel.y.fraction($0.value) <= 1 + 1e-9 }
-            if panel.y.grid {
-                for tick in yTicks where tick.major {
-                    let gy = crisp(py(tick.value))
-                    out.append(.path(points: [(rect.x, gy), (rect.maxX, gy)], stroke: grid, fill: nil, width: hairline, dash: []))
-                }
-            }
-            out.append(.clip(rect))
-            var labels: [PanelLabel] = []
-            for mark in panel.marks { draw(mark, in: rect, px: px, py: py, font: font, into: &out, labels: &labels) }
-            place(labels, in: rect, over: panel.marks, px: px, py: py, font: font, into: &out)
-            out.append(.unclip)
-            // Frame, ticks and tick labels.
-            let axis = theme.color(.axis), muted = theme.color(.mutedText)
-            let frame = ChartRect(x: crisp(rect.x - hairline), y: crisp(rect.y - hairline), width: 0, height: 0)
-            let right = crisp(rect.maxX), bottom = crisp(rect.maxY)
-            out.append(
-                .path(
-                    points: [(frame.x, frame.y), (right, frame.y), (right, bottom), (frame.x, bottom), (frame.x, frame.y)], stroke: axis, fill: nil,
-                    width: hairline, dash: []))
-            let tickLength = 0.4 * font
-            for tick in yTicks {
-                let ty = crisp(py(tick.value))
-                out.append(.path(points: [(frame.x - (tick.major ? tickLength : tickLength / 2), ty), (frame.x, ty)], stroke: axis, fill: nil, width: hairline, dash: []))
-                if !tick.label.isEmpty {
-                    out.append(.text(tick.label, x: frame.x - tickLength - 0.3 * font, y: ty, size: font, color: muted, anchor: .end, centred: true))
-                }
-            }
-            let last = index == panels.count - 1
-            // A panel whose x axis is not the next one's shows its labels, and its axis's name.
-            let labelled = last || panel.x != nil || panels[index + 1].x != nil
-            for tick in xTicks {
-                let tx = crisp(px(tick.value))
-                out.append(.path(points: [(tx, bottom), (tx, bottom + (tick.major ? tickLength : tickLength / 2))], stroke: axis, fill: nil, width: hairline, dash: []))
-            }
-            if labelled {
-                // Labels left to right, each only where it does not touch the previous one.
-                var end = -Double.infinity
-                for tick in xTicks where !tick.label.isEmpty {
-                    let tx = px(tick.value)
-                    let half = Double(tick.label.count) * 0.31 * font
-                    let anchorX = min(max(tx, rect.x - tickLength + half), width - half - 2)
-                    guard anchorX - half > end + 0.6 * font else { continue }
-                    out.append(.text(tick.label, x: anchorX, y: bottom + tickLength + 1.05 * font, size: font, color: muted, anchor: .middle))
-                    end = anchorX + half
-                }
-            }
-            if labelled && !last && !x.label.isEmpty {
-                out.append(.text(x.label, x: rect.x + rect.width / 2, y: bottom + tickLength + 2.5 * font, size: font, color: muted, anchor: .middle))
-            }
-            if !panel.y.label.isEmpty {
-                out.append(.text(panel.y.label, x: 0.9 * font + 0.8 * font, y: rect.y + rect.height / 2, size: font, color: muted, anchor: .middle, vertical: true))
-            }
-            if !panel.name.isEmpty {
-                out.append(
-                    .text(TerminalText.sanitized(panel.name), x: rect.x + 0.5 * font, y: rect.y + 1.3 * font, size: font, color: theme.color(.text), anchor: .start, bold: true))
-            }
-        }
+        for index in panels.indices { drawPanel(index, in: layout.panels[index], font: font, into: &out) }
         if let last = layout.panels.last, let x = panels.last.map({ $0.x ?? self.x }), !x.label.isEmpty {
             out.append(.text(x.label, x: last.x + last.width / 2, y: height - 0.9 * font, size: font, color: theme.color(.mutedText), anchor: .middle))
         }
@@ -91,8 +16,92 @@ extension Chart {
             out.append(.text(TerminalText.sanitized(subtitle), x: left, y: layout.subtitleBaseline, size: font * 0.95, color: theme.color(.mutedText), anchor: .start))
         }
         drawLegend(left: left, baseline: layout.legendBaseline, font: font, into: &out)
-        if let bar = colorBar, let rect = layout.colorBar { drawColorBar(bar, rect: rect, font: font, crisp: crisp, into: &out) }
+        if let bar = colorBar, let rect = layout.colorBar { drawColorBar(bar, rect: rect, font: font, into: &out) }
         return out
+    }
+
+    /// A device pixel's width: the hairline of grids, frames and ticks.
+    private var hairline: Double { 1 / pixelScale }
+
+    /// A coordinate on the centre of a device pixel, so a one-pixel line is crisp.
+    private func crisp(_ value: Double) -> Double { ((value * pixelScale).rounded(.down) + 0.5) / pixelScale }
+
+    /// Panel `index` in `rect`: its grid, its marks and their labels (clipped to it), then its
+    /// frame, ticks and labels.
+    private func drawPanel(_ index: Int, in rect: ChartRect, font: Double, into out: inout [ChartPrimitive]) {
+        let panel = panels[index]
+        let x = panel.x ?? self.x
+        let xTicks = x.visibleTicks, yTicks = panel.y.visibleTicks
+        func px(_ value: Double) -> Double { rect.x + x.fraction(value) * rect.width }
+        func py(_ value: Double) -> Double { rect.maxY - panel.y.fraction(value) * rect.height }
+        // Grid at the major ticks.
+        let grid = theme.color(.grid)
+        for tick in xTicks where x.grid && tick.major {
+            let gx = crisp(px(tick.value))
+            out.append(.path(points: [(gx, rect.y), (gx, rect.maxY)], stroke: grid, fill: nil, width: hairline, dash: []))
+        }
+        for tick in yTicks where panel.y.grid && tick.major {
+            let gy = crisp(py(tick.value))
+            out.append(.path(points: [(rect.x, gy), (rect.maxX, gy)], stroke: grid, fill: nil, width: hairline, dash: []))
+        }
+        out.append(.clip(rect))
+        var labels: [PanelLabel] = []
+        for mark in panel.marks { draw(mark, in: rect, px: px, py: py, font: font, into: &out, labels: &labels) }
+        place(labels, in: rect, over: panel.marks, px: px, py: py, font: font, into: &out)
+        out.append(.unclip)
+        // A panel whose x axis is not the next one's shows its labels, and its axis's name.
+        let last = index == panels.count - 1
+        let labelled = last || panel.x != nil || panels[index + 1].x != nil
+        drawFrameAndTicks(x: x, xTicks: xTicks, yTicks: yTicks, in: rect, labelled: labelled, px: px, py: py, font: font, into: &out)
+        let muted = theme.color(.mutedText)
+        let bottom = crisp(rect.maxY), tickLength = 0.4 * font
+        if labelled && !last && !x.label.isEmpty {
+            out.append(.text(x.label, x: rect.x + rect.width / 2, y: bottom + tickLength + 2.5 * font, size: font, color: muted, anchor: .middle))
+        }
+        if !panel.y.label.isEmpty {
+            out.append(.text(panel.y.label, x: 0.9 * font + 0.8 * font, y: rect.y + rect.height / 2, size: font, color: muted, anchor: .middle, vertical: true))
+        }
+        if !panel.name.isEmpty {
+            out.append(
+                .text(TerminalText.sanitized(panel.name), x: rect.x + 0.5 * font, y: rect.y + 1.3 * font, size: font, color: theme.color(.text), anchor: .start, bold: true))
+        }
+    }
+
+    /// A panel's frame, its ticks and the ticks' labels (the x axis's only where `labelled`).
+    private func drawFrameAndTicks(
+        x: ChartAxis, xTicks: [ChartTick], yTicks: [ChartTick], in rect: ChartRect, labelled: Bool, px: (Double) -> Double,
+        py: (Double) -> Double, font: Double, into out: inout [ChartPrimitive]
+    ) {
+        let axis = theme.color(.axis), muted = theme.color(.mutedText)
+        let frame = ChartRect(x: crisp(rect.x - hairline), y: crisp(rect.y - hairline), width: 0, height: 0)
+        let right = crisp(rect.maxX), bottom = crisp(rect.maxY)
+        out.append(
+            .path(
+                points: [(frame.x, frame.y), (right, frame.y), (right, bottom), (frame.x, bottom), (frame.x, frame.y)], stroke: axis, fill: nil,
+                width: hairline, dash: []))
+        let tickLength = 0.4 * font
+        for tick in yTicks {
+            let ty = crisp(py(tick.value))
+            out.append(.path(points: [(frame.x - (tick.major ? tickLength : tickLength / 2), ty), (frame.x, ty)], stroke: axis, fill: nil, width: hairline, dash: []))
+            if !tick.label.isEmpty {
+                out.append(.text(tick.label, x: frame.x - tickLength - 0.3 * font, y: ty, size: font, color: muted, anchor: .end, centred: true))
+            }
+        }
+        for tick in xTicks {
+            let tx = crisp(px(tick.value))
+            out.append(.path(points: [(tx, bottom), (tx, bottom + (tick.major ? tickLength : tickLength / 2))], stroke: axis, fill: nil, width: hairline, dash: []))
+        }
+        guard labelled else { return }
+        // Labels left to right, each only where it does not touch the previous one.
+        var end = -Double.infinity
+        for tick in xTicks where !tick.label.isEmpty {
+            let tx = px(tick.value)
+            let half = Double(tick.label.count) * 0.31 * font
+            let anchorX = min(max(tx, rect.x - tickLength + half), width - half - 2)
+            guard anchorX - half > end + 0.6 * font else { continue }
+            out.append(.text(tick.label, x: anchorX, y: bottom + tickLength + 1.05 * font, size: font, color: muted, anchor: .middle))
+            end = anchorX + half
+        }
     }
 
     private func draw(
@@ -152,39 +161,46 @@ extension Chart {
                         ]))
             }
         case .markers(let points, let color):
-            let rgb = theme.color(color)
-            let size = 0.45 * font
-            var taken: [ChartRect] = []
-            // Markers first, then labels where they hide no marker and no other label.
-            let placed = points.map { point in (x: px(point.x), y: clampY(py(point.y)) - 0.3 * font, label: point.label) }
-            for point in placed {
-                out.append(
-                    .path(
-                        points: [(point.x - size, point.y - 1.6 * size), (point.x + size, point.y - 1.6 * size), (point.x, point.y), (point.x - size, point.y - 1.6 * size)],
-                        stroke: nil, fill: rgb, width: 0, dash: []))
-                taken.append(ChartRect(x: point.x - size, y: point.y - 1.6 * size, width: 2 * size, height: 1.6 * size))
-            }
-            for point in placed where !point.label.isEmpty {
-                let labelWidth = Double(point.label.count) * 0.58 * font * 0.9
-                let spots = [
-                    (x: point.x + size + 0.2 * font, y: point.y - 0.2 * font, anchor: ChartPrimitive.Anchor.start),
-                    (x: point.x - size - 0.2 * font, y: point.y - 0.2 * font, anchor: .end),
-                    (x: point.x, y: point.y - 1.6 * size - 0.3 * font, anchor: .middle),
-                ]
-                for spot in spots {
-                    let start = spot.anchor == .start ? spot.x : spot.anchor == .end ? spot.x - labelWidth : spot.x - labelWidth / 2
-                    let box = ChartRect(x: start, y: spot.y - 0.9 * font, width: labelWidth, height: 1.1 * font)
-                    guard box.x >= rect.x, box.maxX <= rect.maxX, box.y >= rect.y, !taken.contains(where: { $0.intersects(box) }) else { continue }
-                    out.append(.text(point.label, x: spot.x, y: spot.y, size: font * 0.9, color: rgb, anchor: spot.anchor))
-                    taken.append(box)
-                    break
-                }
-            }
+            drawMarkers(points, color: theme.color(color), in: rect, px: px, py: py, clampY: clampY, font: font, into: &out)
         case .edgeTicks(let xs, let color):
             let rgb = theme.color(color)
             for value in xs {
                 let tx = px(value)
                 out.append(.path(points: [(tx, rect.y), (tx, rect.y + 0.6 * font)], stroke: rgb, fill: nil, width: max(1, 1 / pixelScale), dash: []))
+            }
+        }
+    }
+
+    /// Markers (a downward triangle at each point), then their labels beside or above them where
+    /// they hide no marker and no other label.
+    private func drawMarkers(
+        _ points: [(x: Double, y: Double, label: String)], color rgb: RGB, in rect: ChartRect, px: (Double) -> Double, py: (Double) -> Double, clampY: (Double) -> Double,
+        font: Double, into out: inout [ChartPrimitive]
+    ) {
+        let size = 0.45 * font
+        var taken: [ChartRect] = []
+        let placed = points.map { point in (x: px(point.x), y: clampY(py(point.y)) - 0.3 * font, label: point.label) }
+        for point in placed {
+            out.append(
+                .path(
+                    points: [(point.x - size, point.y - 1.6 * size), (point.x + size, point.y - 1.6 * size), (point.x, point.y), (point.x - size, point.y - 1.6 * size)],
+                    stroke: nil, fill: rgb, width: 0, dash: []))
+            taken.append(ChartRect(x: point.x - size, y: point.y - 1.6 * size, width: 2 * size, height: 1.6 * size))
+        }
+        for point in placed where !point.label.isEmpty {
+            let labelWidth = Double(point.label.count) * 0.58 * font * 0.9
+            let spots = [
+                (x: point.x + size + 0.2 * font, y: point.y - 0.2 * font, anchor: ChartPrimitive.Anchor.start),
+                (x: point.x - size - 0.2 * font, y: point.y - 0.2 * font, anchor: .end),
+                (x: point.x, y: point.y - 1.6 * size - 0.3 * font, anchor: .middle),
+            ]
+            for spot in spots {
+                let start = spot.anchor == .start ? spot.x : spot.anchor == .end ? spot.x - labelWidth : spot.x - labelWidth / 2
+                let box = ChartRect(x: start, y: spot.y - 0.9 * font, width: labelWidth, height: 1.1 * font)
+                guard box.x >= rect.x, box.maxX <= rect.maxX, box.y >= rect.y, !taken.contains(where: { $0.intersects(box) }) else { continue }
+                out.append(.text(point.label, x: spot.x, y: spot.y, size: font * 0.9, color: rgb, anchor: spot.anchor))
+                taken.append(box)
+                break
             }
         }
     }
@@ -281,7 +297,7 @@ extension Chart {
     }
 
     /// The colour map as a vertical bar, hottest at the top, with its ticks and label.
-    private func drawColorBar(_ bar: ChartColorBar, rect: ChartRect, font: Double, crisp: (Double) -> Double, into out: inout [ChartPrimitive]) {
+    private func drawColorBar(_ bar: ChartColorBar, rect: ChartRect, font: Double, into out: inout [ChartPrimitive]) {
         let rows = max(1, Int((rect.height * pixelScale).rounded()))
         var raster = ChartRaster(width: 1, height: rows)
         for row in 0..<rows {
@@ -291,7 +307,6 @@ extension Chart {
         let axis = theme.color(.axis), muted = theme.color(.mutedText)
         let span = bar.range.upperBound - bar.range.lowerBound
         // The frame just outside the bar, as around a plot: every row of the bar shows the map.
-        let hairline = 1 / pixelScale
         let left = crisp(rect.x - hairline), top = crisp(rect.y - hairline), right = crisp(rect.maxX), bottom = crisp(rect.maxY)
         out.append(.path(points: [(left, top), (right, top), (right, bottom), (left, bottom), (left, top)], stroke: axis, fill: nil, width: hairline, dash: []))
         for tick in bar.ticks where span > 0 {
@@ -303,4 +318,9 @@ extension Chart {
             out.append(.text(bar.label, x: width - 0.9 * font - 0.5 * font, y: rect.y + rect.height / 2, size: font, color: muted, anchor: .middle, vertical: true))
         }
     }
+}
+
+extension ChartAxis {
+    /// The ticks within the axis's range (with a hair's room for rounding at its ends).
+    fileprivate var visibleTicks: [ChartTick] { ticks.filter { fraction($0.value) >= -1e-9 && fraction($0.value) <= 1 + 1e-9 } }
 }

@@ -79,9 +79,7 @@ struct Check: AsyncParsableCommand, DataCommand {
         var passedCount = 0, failedCount = 0, unreadableCount = 0
         // Files run side by side (up to --jobs at once); verdicts come out in the order given.
         await forEachFileInOrder(files, workers: workers) { path throws(SignalPathError) in
-            let (analysis, events) = try await Self.analyse(
-                path, stream: stream, range: range, settings: settings, findsEvents: deliveryRules.maximumSilence != nil, workers: workers)
-            return DeliveryVerdict(analysis: analysis, events: events, rules: deliveryRules)
+            try await Self.verdict(path, stream: stream, range: range, settings: settings, rules: deliveryRules, workers: workers)
         } deliver: { result in
             switch result {
             case .success(let verdict):
@@ -121,22 +119,17 @@ struct Check: AsyncParsableCommand, DataCommand {
         writer.succeeded(json: verdict.jsonMembers)
     }
 
-    /// The analyze pass, and the events pass when a rule needs it (the longest silence, by the
-    /// `events` command's rule with its defaults: every channel under -60 dBFS for 0.5 s or more).
-    private static func analyse(
-        _ path: String, stream: Int?, range: RangeOptions, settings: AnalysisSettings, findsEvents: Bool, workers: Int
-    ) async throws(SignalPathError) -> (SignalAnalysis, EventSummary?) {
+    /// One file's delivery check (`DeliveryCheck`: the analyze pass, and the events pass when a
+    /// rule needs it), with its progress line.
+    private static func verdict(
+        _ path: String, stream: Int?, range: RangeOptions, settings: AnalysisSettings, rules: DeliveryRules, workers: Int
+    ) async throws(SignalPathError) -> DeliveryVerdict {
         let file = try await AudioFile.openNoting(path, stream: stream)
         let frames = try range.frames(in: file)
         let progress = ProgressLine(label: "check \(path)")
         defer { progress.finish() }
-        let analysis = try await SignalAnalyzer(file: file, frames: frames, settings: settings)
-            .run(workers: workers, progress: { progress.update(findsEvents ? $0 / 2 : $0) })
-        guard findsEvents else { return (analysis, nil) }
-        var eventSettings = EventSettings()
-        eventSettings.minimumClipRun = settings.minimumClipRun
-        let events = try await EventDetector(file: file, frames: frames, settings: eventSettings)
-            .run(workers: workers, progress: { progress.update(0.5 + $0 / 2) }, emit: { _ in })
-        return (analysis, events)
+        let check = try await DeliveryCheck.run(file: file, frames: frames, settings: settings, rules: rules, workers: workers, progress: { progress.update($0) })
+        // Given rules, the check has a verdict.
+        return check.verdict!
     }
 }

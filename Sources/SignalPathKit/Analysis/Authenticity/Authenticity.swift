@@ -198,7 +198,18 @@ public struct Authenticity: Sendable, Equatable {
             (verdict, confidence) = withoutShelf
             return
         }
-        let cutoff = spectrum.crossing(of: shelf)
+        judgeShelf(
+            at: spectrum.crossing(of: shelf), spectrum: spectrum, edges: edges, rounding: rounding, nyquist: nyquist, sampleRate: sampleRate,
+            withoutShelf: withoutShelf)
+    }
+
+    /// The mean spectrum's shelf at `cutoff`: how steep it is, what lies above it and how many
+    /// segments reach it; a codec's or a resampler's shelf when steep, empty above and reached
+    /// often enough (its place then tells which), else the verdict `withoutShelf`.
+    private mutating func judgeShelf(
+        at cutoff: Double, spectrum: BandedSpectrum, edges: SpectralEdgeStatistics, rounding: Double, nyquist: Double, sampleRate: Int,
+        withoutShelf: (Verdict, Double)
+    ) {
         self.cutoff = cutoff
         let steepness =
             spectrum.level(from: cutoff * pow(2, -1.0 / 3), to: cutoff * 0.99) - spectrum.level(from: cutoff * 1.01, to: min(cutoff * pow(2, 1.0 / 3), nyquist))

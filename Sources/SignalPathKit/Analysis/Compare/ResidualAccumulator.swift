@@ -40,11 +40,17 @@ struct ResidualAccumulator {
 
     /// Adds `frames` interleaved frames of A and of B (aligned, not yet divided by the gain).
     mutating func add(a: [Float], b: [Float], frames: Int) {
-        let scale = inverseGain
-        var block = 0
+        addSums(a: a, b: b, frames: frames)
+        addSpectra(a: a, b: b, frames: frames)
+        framesSeen += frames
+    }
+
+    /// The sums, the peak and the energy per second, in blocks that do not cross a second's edge,
+    /// summed in Float lanes, then added in Double.
+    private mutating func addSums(a: [Float], b: [Float], frames: Int) {
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
-                // Blocks that do not cross a second's edge, summed in Float lanes, then added in Double.
+                var block = 0
                 while block < frames {
                     let second = (framesSeen + block) / sampleRate
                     let blockEnd = min(frames, block + 1024, (second + 1) * sampleRate - framesSeen)
@@ -52,73 +58,92 @@ struct ResidualAccumulator {
                         secondEnergy.append(0)
                         secondSamples.append(0)
                     }
-                    var energy: Double = 0
-                    if 8 % channels == 0 {
-                        // Eight lanes over the interleaved run: lane l always holds channel l % channels.
-                        var aa = SIMD8<Float>(repeating: 0), ab = aa, bb = aa, rr = aa, largest = aa
-                        var index = block * channels
-                        let end = blockEnd * channels
-                        while index + 8 <= end {
-                            let x = UnsafeRawPointer(a.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self)
-                            let y = UnsafeRawPointer(b.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self) * scale
-                            let r = x - y
-                            aa += x * x
-                            ab += x * y
-                            bb += y * y
-                            let square = r * r
-                            rr += square
-                            // The largest r², by a lane mask: pointwiseMax is not inlined.
-                            largest.replace(with: square, where: square .> largest)
-                            index += 8
-                        }
-                        for lane in 0..<8 {
-                            let channel = lane % channels
-                            sumAA[channel] += Double(aa[lane])
-                            sumAB[channel] += Double(ab[lane])
-                            sumBB[channel] += Double(bb[lane])
-                            sumRR[channel] += Double(rr[lane])
-                            energy += Double(rr[lane])
-                        }
-                        peak = max(peak, largest.max().squareRoot())
-                        while index < end {
-                            let x = a[index], y = b[index] * scale, r = x - y
-                            let channel = index % channels
-                            sumAA[channel] += Double(x * x)
-                            sumAB[channel] += Double(x * y)
-                            sumBB[channel] += Double(y * y)
-                            sumRR[channel] += Double(r * r)
-                            energy += Double(r * r)
-                            peak = max(peak, abs(r))
-                            index += 1
-                        }
-                    } else {
-                        for channel in 0..<channels {
-                            var aa: Float = 0, ab: Float = 0, bb: Float = 0, rr: Float = 0
-                            var largest: Float = 0
-                            var index = block * channels + channel
-                            for _ in block..<blockEnd {
-                                let x = a[index], y = b[index] * scale, r = x - y
-                                aa += x * x
-                                ab += x * y
-                                bb += y * y
-                                rr += r * r
-                                largest = max(largest, abs(r))
-                                index += channels
-                            }
-                            sumAA[channel] += Double(aa)
-                            sumAB[channel] += Double(ab)
-                            sumBB[channel] += Double(bb)
-                            sumRR[channel] += Double(rr)
-                            energy += Double(rr)
-                            peak = max(peak, largest)
-                        }
-                    }
+                    let energy =
+                        8 % channels == 0
+                        ? addInLanes(a, b, samples: block * channels..<blockEnd * channels) : addByChannel(a, b, frames: block..<blockEnd)
                     secondEnergy[second] += energy
                     secondSamples[second] += (blockEnd - block) * channels
                     block = blockEnd
                 }
             }
         }
+    }
+
+    /// One block's interleaved `samples` when the channels divide eight: eight lanes over the
+    /// run, lane l always holding channel l % channels. Returns the residual's energy.
+    private mutating func addInLanes(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>, samples: Range<Int>) -> Double {
+        let scale = inverseGain
+        var energy: Double = 0
+        var aa = SIMD8<Float>(repeating: 0), ab = aa, bb = aa, rr = aa, largest = aa
+        var index = samples.lowerBound
+        let end = samples.upperBound
+        while index + 8 <= end {
+            let x = UnsafeRawPointer(a.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self)
+            let y = UnsafeRawPointer(b.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self) * scale
+            let r = x - y
+            aa += x * x
+            ab += x * y
+            bb += y * y
+            let square = r * r
+            rr += square
+            // The largest r², by a lane mask: pointwiseMax is not inlined.
+            largest.replace(with: square, where: square .> largest)
+            index += 8
+        }
+        for lane in 0..<8 {
+            let channel = lane % channels
+            sumAA[channel] += Double(aa[lane])
+            sumAB[channel] += Double(ab[lane])
+            sumBB[channel] += Double(bb[lane])
+            sumRR[channel] += Double(rr[lane])
+            energy += Double(rr[lane])
+        }
+        peak = max(peak, largest.max().squareRoot())
+        while index < end {
+            let x = a[index], y = b[index] * scale, r = x - y
+            let channel = index % channels
+            sumAA[channel] += Double(x * x)
+            sumAB[channel] += Double(x * y)
+            sumBB[channel] += Double(y * y)
+            sumRR[channel] += Double(r * r)
+            energy += Double(r * r)
+            peak = max(peak, abs(r))
+            index += 1
+        }
+        return energy
+    }
+
+    /// One block of `frames` when the channels do not divide eight: channel by channel, striding
+    /// over the interleaved frames. Returns the residual's energy.
+    private mutating func addByChannel(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>, frames: Range<Int>) -> Double {
+        let scale = inverseGain
+        var energy: Double = 0
+        for channel in 0..<channels {
+            var aa: Float = 0, ab: Float = 0, bb: Float = 0, rr: Float = 0
+            var largest: Float = 0
+            var index = frames.lowerBound * channels + channel
+            for _ in frames {
+                let x = a[index], y = b[index] * scale, r = x - y
+                aa += x * x
+                ab += x * y
+                bb += y * y
+                rr += r * r
+                largest = max(largest, abs(r))
+                index += channels
+            }
+            sumAA[channel] += Double(aa)
+            sumAB[channel] += Double(ab)
+            sumBB[channel] += Double(bb)
+            sumRR[channel] += Double(rr)
+            energy += Double(rr)
+            peak = max(peak, largest)
+        }
+        return energy
+    }
+
+    /// The Welch spectra: each segment that starts in these `frames` (and lies whole in them).
+    private mutating func addSpectra(a: [Float], b: [Float], frames: Int) {
+        let scale = inverseGain
         for segmentStart in segmentsStarting(in: framesSeen..<framesSeen + frames) {
             let offset = segmentStart - framesSeen
             for signal in 0..<3 {
@@ -148,7 +173,6 @@ struct ResidualAccumulator {
             }
             segments += 1
         }
-        framesSeen += frames
     }
 
     /// The starts (in frames of the overlap) of the segments that lie whole in `frames`.

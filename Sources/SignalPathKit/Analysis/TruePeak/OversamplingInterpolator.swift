@@ -120,37 +120,54 @@ struct OversamplingInterpolator: Sendable {
     /// either side — x, p1, qa, p3, m1, p5, qb, p7 — each computed for four samples at a time from
     /// the one before, without interleaving them into one grid; then their largest magnitude,
     /// and where it could beat `floor`, a parabola through each local maximum and its neighbours.
+    /// Scratch index k holds sample a − 4 + k (m1), a − 2 + k (qa, qb), a − 1 + k (odd phases),
+    /// a being the block's first sample.
     private func interpolate(_ x: UnsafePointer<Float>, _ block: Range<Int>, _ scratch: Scratch, above floor: Float) -> Float {
         let n = block.count, a = block.lowerBound
-        // Scratch index k holds sample a − 4 + k (m1), a − 2 + k (qa, qb), a − 1 + k (odd phases).
-        let m1 = scratch.m1, qa = scratch.qa, qb = scratch.qb
-        @inline(__always)
-        func load(_ pointer: UnsafePointer<Float>, _ index: Int) -> SIMD4<Float> {
-            UnsafeRawPointer(pointer + index).loadUnaligned(as: SIMD4<Float>.self)
+        stage1(x, block, into: scratch.m1)
+        let blockLargest: Float
+        if Self.wide {
+            blockLargest = HalfBandAVX2.laterStages(
+                x, block: a, count: n, m1: scratch.m1, qa: scratch.qa, qb: scratch.qb, groupMax: scratch.groupMax,
+                stage2: (stages[1][0], stages[1][1], stages[1][2], stages[1][3]), stage3: (stages[2][0], stages[2][1]))
+        } else {
+            blockLargest = laterStages(x, block, scratch)
         }
-        @inline(__always)
-        func store(_ value: SIMD4<Float>, _ pointer: UnsafeMutablePointer<Float>, _ index: Int) {
-            UnsafeMutableRawPointer(pointer + index).storeBytes(of: value, as: SIMD4<Float>.self)
-        }
-        // Stage 1: m1 for samples a − 4 … a + n + 3, four at a time and the rest one by one (the
-        // input's reach ends there). Stages 2 and 3 below compute whole groups of four past the
-        // block's end into the scratch's room; those lanes are never read as results.
+        let peak = max(floor, blockLargest)
+        guard peak * Self.parabolaBound > floor else { return peak }
+        return refined(peak, x, block, scratch)
+    }
+
+    @inline(__always)
+    private static func load(_ pointer: UnsafePointer<Float>, _ index: Int) -> SIMD4<Float> {
+        UnsafeRawPointer(pointer + index).loadUnaligned(as: SIMD4<Float>.self)
+    }
+
+    @inline(__always)
+    private static func store(_ value: SIMD4<Float>, _ pointer: UnsafeMutablePointer<Float>, _ index: Int) {
+        UnsafeMutableRawPointer(pointer + index).storeBytes(of: value, as: SIMD4<Float>.self)
+    }
+
+    /// Stage 1: m1 for samples a − 4 … a + n + 3, four at a time and the rest one by one (the
+    /// input's reach ends there). Stages 2 and 3 compute whole groups of four past the block's
+    /// end into the scratch's room; those lanes are never read as results.
+    private func stage1(_ x: UnsafePointer<Float>, _ block: Range<Int>, into m1: UnsafeMutablePointer<Float>) {
+        let first = block.lowerBound - 4, count = block.count + 8
         stages[0].withUnsafeBufferPointer { taps in
             let pairs = taps.count
-            let first = a - 4
             if Self.wide {
-                HalfBandAVX2.midpoints(x, first: first, count: n + 8, taps: taps.baseAddress!, pairs: pairs, into: m1)
+                HalfBandAVX2.midpoints(x, first: first, count: count, taps: taps.baseAddress!, pairs: pairs, into: m1)
                 return
             }
             var k = 0
-            while k &+ 4 <= n + 8 {
+            while k &+ 4 <= count {
                 let i = first &+ k
                 var sum = SIMD4<Float>(repeating: 0)
-                for j in 0..<pairs { sum += taps[j] * (load(x, i &- j) + load(x, i &+ 1 &+ j)) }
-                store(sum, m1, k)
+                for j in 0..<pairs { sum += taps[j] * (Self.load(x, i &- j) + Self.load(x, i &+ 1 &+ j)) }
+                Self.store(sum, m1, k)
                 k &+= 4
             }
-            while k < n + 8 {
+            while k < count {
                 let i = first &+ k
                 var sum: Float = 0
                 for j in 0..<pairs { sum += taps[j] * (x[i &- j] + x[i &+ 1 &+ j]) }
@@ -158,74 +175,85 @@ struct OversamplingInterpolator: Sendable {
                 k &+= 1
             }
         }
-        // Stage 3: the odd phases for samples a … a + n − 1 (qa/qb index = k + 1, m1 = k + 3), folded
-        // straight into each group's largest and smallest value (not stored: the parabolas below
-        // recompute them for the few groups that need them); magnitudes once per group.
+    }
+
+    /// Stage 3's odd phases p1, p3, p5, p7 for the four samples from scratch index `k` (qa/qb
+    /// index = k + 1, m1 = k + 3) of the block starting at sample `a`.
+    @inline(__always)
+    private static func oddPhases(
+        _ x: UnsafePointer<Float>, _ a: Int, _ k: Int, _ scratch: Scratch, _ d0: Float, _ d1: Float
+    ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        let x0 = load(x, a - 1 + k), xp1 = load(x, a + k), m0 = load(scratch.m1, k + 3)
+        let qa0 = load(scratch.qa, k + 1), qap1 = load(scratch.qa, k + 2), qb0 = load(scratch.qb, k + 1), qbm1 = load(scratch.qb, k)
+        return (d0 * (x0 + qa0) + d1 * (qbm1 + m0), d0 * (qa0 + m0) + d1 * (x0 + qb0), d0 * (m0 + qb0) + d1 * (qa0 + xp1), d0 * (qb0 + xp1) + d1 * (m0 + qap1))
+    }
+
+    /// Stages 2 and 3 where `HalfBandAVX2` does not run: qa and qb stored, the odd phases folded
+    /// straight into each group's largest and smallest value (not stored: the parabolas recompute
+    /// them for the few groups that need them), magnitudes once per group into `groupMax`.
+    /// Returns the block's largest magnitude.
+    private func laterStages(_ x: UnsafePointer<Float>, _ block: Range<Int>, _ scratch: Scratch) -> Float {
+        let n = block.count, a = block.lowerBound
+        let m1 = scratch.m1, qa = scratch.qa, qb = scratch.qb
+        // Stage 2: qa and qb for samples a − 2 … a + n + 1 (m1 index = k + 2).
+        let (c0, c1, c2, c3) = (stages[1][0], stages[1][1], stages[1][2], stages[1][3])
+        var index = 0
+        while index < n + 4 {
+            let k = index
+            let i = a - 2 + k, m = k + 2
+            let x0 = Self.load(x, i), xm1 = Self.load(x, i - 1), xp1 = Self.load(x, i + 1), xp2 = Self.load(x, i + 2)
+            let mm2 = Self.load(m1, m - 2), mm1 = Self.load(m1, m - 1), m0 = Self.load(m1, m), mp1 = Self.load(m1, m + 1), mp2 = Self.load(m1, m + 2)
+            Self.store(c0 * (x0 + m0) + c1 * (mm1 + xp1) + c2 * (xm1 + mp1) + c3 * (mm2 + xp2), qa, k)
+            Self.store(c0 * (m0 + xp1) + c1 * (x0 + mp1) + c2 * (mm1 + xp2) + c3 * (xm1 + mp2), qb, k)
+            index &+= 4
+        }
+        // Stage 3: the odd phases for samples a … a + n − 1.
         let (d0, d1) = (stages[2][0], stages[2][1])
-        @inline(__always)
-        func odd(_ k: Int) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-            let x0 = load(x, a - 1 + k), xp1 = load(x, a + k), m0 = load(m1, k + 3)
-            let qa0 = load(qa, k + 1), qap1 = load(qa, k + 2), qb0 = load(qb, k + 1), qbm1 = load(qb, k)
-            return (d0 * (x0 + qa0) + d1 * (qbm1 + m0), d0 * (qa0 + m0) + d1 * (x0 + qb0), d0 * (m0 + qb0) + d1 * (qa0 + xp1), d0 * (qb0 + xp1) + d1 * (m0 + qap1))
-        }
-        let blockLargest: Float
-        if Self.wide {
-            blockLargest = HalfBandAVX2.laterStages(
-                x, block: a, count: n, m1: m1, qa: qa, qb: qb, groupMax: scratch.groupMax,
-                stage2: (stages[1][0], stages[1][1], stages[1][2], stages[1][3]), stage3: (d0, d1))
-        } else {
-            // Stage 2: qa and qb for samples a − 2 … a + n + 1 (m1 index = k + 2).
-            let (c0, c1, c2, c3) = (stages[1][0], stages[1][1], stages[1][2], stages[1][3])
-            var index = 0
-            while index < n + 4 {
-                let k = index
-                let i = a - 2 + k, m = k + 2
-                let x0 = load(x, i), xm1 = load(x, i - 1), xp1 = load(x, i + 1), xp2 = load(x, i + 2)
-                let mm2 = load(m1, m - 2), mm1 = load(m1, m - 1), m0 = load(m1, m), mp1 = load(m1, m + 1), mp2 = load(m1, m + 2)
-                store(c0 * (x0 + m0) + c1 * (mm1 + xp1) + c2 * (xm1 + mp1) + c3 * (mm2 + xp2), qa, k)
-                store(c0 * (m0 + xp1) + c1 * (x0 + mp1) + c2 * (mm1 + xp2) + c3 * (xm1 + mp2), qb, k)
-                index &+= 4
+        var largest = SIMD4<Float>(repeating: 0)
+        var group = 0
+        var k = 1
+        while k < n + 1 {
+            let (p1, p3, p5, p7) = Self.oddPhases(x, a, k, scratch, d0, d1)
+            var high = Self.load(x, a - 1 + k), low = high
+            @inline(__always)
+            func include(_ value: SIMD4<Float>) {
+                high.replace(with: value, where: value .> high)
+                low.replace(with: value, where: value .< low)
             }
-            var largest = SIMD4<Float>(repeating: 0)
-            var group = 0
-            var k = 1
-            while k < n + 1 {
-                let (p1, p3, p5, p7) = odd(k)
-                var high = load(x, a - 1 + k), low = high
-                @inline(__always)
-                func include(_ value: SIMD4<Float>) {
-                    high.replace(with: value, where: value .> high)
-                    low.replace(with: value, where: value .< low)
-                }
-                include(p1)
-                include(load(qa, k + 1))
-                include(p3)
-                include(load(m1, k + 3))
-                include(p5)
-                include(load(qb, k + 1))
-                include(p7)
-                var groupLargest = high
-                groupLargest.replace(with: -low, where: -low .> high)
-                // Lanes past the block's end (in its last group of four) do not count.
-                if k + 4 > n + 1 { groupLargest.replace(with: 0, where: SIMD4<Int32>(0, 1, 2, 3) .>= SIMD4<Int32>(repeating: Int32(n + 1 - k))) }
-                largest.replace(with: groupLargest, where: groupLargest .> largest)
-                scratch.groupMax[group] = groupLargest.largestLane
-                group &+= 1
-                k &+= 4
-            }
-            blockLargest = largest.largestLane
+            include(p1)
+            include(Self.load(qa, k + 1))
+            include(p3)
+            include(Self.load(m1, k + 3))
+            include(p5)
+            include(Self.load(qb, k + 1))
+            include(p7)
+            var groupLargest = high
+            groupLargest.replace(with: -low, where: -low .> high)
+            // Lanes past the block's end (in its last group of four) do not count.
+            if k + 4 > n + 1 { groupLargest.replace(with: 0, where: SIMD4<Int32>(0, 1, 2, 3) .>= SIMD4<Int32>(repeating: Int32(n + 1 - k))) }
+            largest.replace(with: groupLargest, where: groupLargest .> largest)
+            scratch.groupMax[group] = groupLargest.largestLane
+            group &+= 1
+            k &+= 4
         }
-        var peak = max(floor, blockLargest)
-        guard peak * Self.parabolaBound > floor else { return peak }
-        // The parabolas, only in groups whose grid reaches within `parabolaBound` of the peak.
+        return largest.largestLane
+    }
+
+    /// `peak` raised by the parabolas, only in groups whose grid reaches within `parabolaBound`
+    /// of it: through each local maximum of the group's 32 grid values (in time order, with the
+    /// one before and the one after) and its two neighbours.
+    private func refined(_ peak: Float, _ x: UnsafePointer<Float>, _ block: Range<Int>, _ scratch: Scratch) -> Float {
+        let n = block.count, a = block.lowerBound
+        let m1 = scratch.m1, qa = scratch.qa, qb = scratch.qb
+        let (d0, d1) = (stages[2][0], stages[2][1])
+        var peak = peak
         let threshold = peak / Self.parabolaBound
         for group in 0..<(n + 3) / 4 where scratch.groupMax[group] > threshold {
-            // The group's 32 grid values in time order, with the one before and the one after.
             let k = 1 + 4 * group
-            let (p1, p3, p5, p7) = odd(k)
+            let (p1, p3, p5, p7) = Self.oddPhases(x, a, k, scratch, d0, d1)
             // The last phase of the sample before the group (i = a − 2 + k): d0·(qb[i] + x[i + 1]) + d1·(m1[i] + qa[i + 1]).
             let before = d0 * (qb[k] + x[a - 1 + k]) + d1 * (m1[k + 2] + qa[k + 1])
-            let phases = (load(x, a - 1 + k), p1, load(qa, k + 1), p3, load(m1, k + 3), p5, load(qb, k + 1), p7)
+            let phases = (Self.load(x, a - 1 + k), p1, Self.load(qa, k + 1), p3, Self.load(m1, k + 3), p5, Self.load(qb, k + 1), p7)
             var values = (
                 abs(before), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0),
                 Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0),
