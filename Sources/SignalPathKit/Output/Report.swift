@@ -1,7 +1,8 @@
 /// One file's result (or one pair's) in every form a command writes it: the report for people,
 /// the rows of a CSV or TSV table and the members of its JSON object. The command hands it to its
 /// writer, which picks the form by the output format (`OutputOptions`); a command never switches
-/// over formats itself.
+/// over formats itself. A result with a picture gives it to the writer beside the report
+/// (`Picture`, `ChartPicture`), drawn in the command's options.
 public protocol Report {
     /// The report for people, without the last line end; nil where the command writes no text
     /// (its terminal view is a picture).
@@ -37,5 +38,26 @@ extension SignalAnalysis: Report {
     public func appendRecords(to table: inout DelimitedText, header: Bool, path: String?) {
         if header { table.append(SignalAnalysis.csvHeader) }
         appendRows(to: &table)
+    }
+}
+
+extension SpectrumReport: Report {
+    public var reportText: String? { text }
+    public var tableNote: String? { "signalpath: " + conventionsLine }
+
+    /// The rows (bins, smoothed bins or bands), or the peaks when they were asked for.
+    public func appendRecords(to table: inout DelimitedText, header: Bool, path: String?) {
+        if presentation.tableOfPeaks {
+            appendPeaks(to: &table, header: header, path: path)
+        } else {
+            appendRows(to: &table, header: header, path: path)
+        }
+    }
+}
+
+extension WaveformEnvelope: Report {
+    public func appendRecords(to table: inout DelimitedText, header: Bool, path: String?) {
+        if header { table.append(WaveformEnvelope.csvHeader(path: path != nil)) }
+        appendRows(to: &table, path: path)
     }
 }
