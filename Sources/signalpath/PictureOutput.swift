@@ -3,7 +3,7 @@ import SignalPathKit
 /// A result's picture and what draws it: the view (built only when a picture is written), the
 /// plot options that size and colour it, and the terminal plot's height when none is given.
 struct PictureOutput {
-    /// The view on a terminal (`--format plot`).
+    /// The view on a terminal (`--format plot`); nil for a command whose picture is a chart only.
     private let plot: (() -> any Picture)?
     private let chart: () -> any ChartPicture
     private let plotting: PlotOptions?
@@ -15,6 +15,14 @@ struct PictureOutput {
         chart = view
         self.plotting = plotting
         self.plotHeight = plotHeight
+    }
+
+    /// A picture that is a chart file only, in the default chart style (a command without `PlotOptions`).
+    init(chart view: @escaping () -> any ChartPicture) {
+        plot = nil
+        chart = view
+        plotting = nil
+        plotHeight = 0
     }
 
     /// The picture as terminal text.

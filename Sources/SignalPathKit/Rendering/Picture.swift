@@ -12,3 +12,4 @@ public protocol Picture: ChartPicture {
 extension SpectrumPlot: Picture {}
 extension WaveformPlot: Picture {}
 extension LoudnessPlot: Picture {}
+extension SignalComparison: ChartPicture {}
