@@ -60,6 +60,8 @@ struct Events: AsyncParsableCommand, DataCommand {
         }
     }
 
+    /// Events are written as they are decided, so the formats are written here, not through one
+    /// `Report` (docs/ARCHITECTURE.md: off the output path).
     private func scan(_ item: FileBatch<Events>.Item, settings: EventSettings, writer: inout ResultWriter) async throws(SignalPathError) {
         let path = item.path
         let file = try await AudioFile.openNoting(path, stream: streamOption.stream)

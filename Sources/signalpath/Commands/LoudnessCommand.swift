@@ -97,7 +97,8 @@ struct LoudnessCommand: AsyncParsableCommand, LevelAxisCommand {
     }
 
     /// One file: the pass, with the series written (CSV, NDJSON) or kept (JSON, chart) as its
-    /// points come.
+    /// points come. Rows stream out as the pass makes them, so the formats are written here, not
+    /// through one `Report` (docs/ARCHITECTURE.md: off the output path).
     private func measure(_ item: FileBatch<LoudnessCommand>.Item, writer: inout ResultWriter) async throws(SignalPathError) {
         let path = item.path
         let file = try await AudioFile.openNoting(path, stream: streamOption.stream)

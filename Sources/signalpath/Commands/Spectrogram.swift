@@ -112,6 +112,8 @@ struct Spectrogram: AsyncParsableCommand, LevelAxisCommand {
         }
     }
 
+    /// Frames are written as the pass makes them, so the formats are written here, not through one
+    /// `Report` (docs/ARCHITECTURE.md: off the output path).
     private func write(_ item: FileBatch<Spectrogram>.Item, format: OutputFormat, to writer: inout ResultWriter) async throws(SignalPathError) {
         let presentation = self.presentation
         let path = item.path
