@@ -129,6 +129,14 @@ def main():
         run(f"spectrum Samples/* --format {fmt}", ["spectrum"] + samples + ["--format", fmt])
     run("spectrum Samples/* --peaks 3 --format csv", ["spectrum"] + samples + ["--peaks", "3", "--format", "csv"])
     run("waveform Samples/* --format csv", ["waveform"] + samples + ["--format", "csv", "--columns", "50"])
+    # The streaming commands over several files, one of them missing: one header, separators, failure entries.
+    few = [root / "Samples" / n for n in ["sine-1k-48k-s16-mono.wav", "tone-step-500-1k-48k-s16.wav"]] + [work / "missing.wav"]
+    for fmt in ["csv", "tsv", "json", "ndjson"]:
+        run(f"loudness few --format {fmt}", ["loudness"] + few + ["--format", fmt])
+    for fmt in ["text", "csv", "tsv", "json", "ndjson"]:
+        run(f"events few --format {fmt}", ["events"] + few + ["--format", fmt])
+    for fmt in ["csv", "tsv", "json", "ndjson"]:
+        run(f"spectrogram few --format {fmt}", ["spectrogram"] + few + ["--format", fmt, "--fft-size", "256", "--overlap", "0"])
     # compare: a file with itself (bit-identical), with its RF64 twin, and a pair that differs.
     sine, twin, step = (root / "Samples" / n for n in ["sine-1k-48k-s16-mono.wav", "sine-1k-48k-s16-mono.rf64", "tone-step-500-1k-48k-s16.wav"])
     for fmt in ["text", "json", "csv", "ndjson"]:
@@ -147,8 +155,9 @@ def main():
         os.symlink(f, tree / f.name)
     db = work / "scan.db"
     run("scan tree --profile podcast --events --format json", ["scan", tree, "--db", db, "--profile", "podcast", "--events", "--format", "json", "--jobs", "1"])
-    for fmt in ["csv", "ndjson"]:
+    for fmt in ["csv", "json", "ndjson"]:
         run(f"export scan.db --format {fmt}", ["export", db, "--format", fmt])
+    run("export scan.db --failed --format json", ["export", db, "--failed", "--format", "json"])
 
 
 if __name__ == "__main__":
