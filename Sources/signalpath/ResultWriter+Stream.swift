@@ -13,7 +13,7 @@ extension ResultWriter {
         let stream = RecordStream(report, sink: sink, format: format, schema: schema, headerDue: !wroteHeader, separated: successes > 0)
         defer {
             stream.flush()
-            wroteHeader = wroteHeader || !stream.headerDue
+            if stream.wroteTableHeader { wroteHeader = true }
         }
         let summary = try await pass(stream)
         stream.closeText(summary)
@@ -46,7 +46,8 @@ final class RecordStream<Result: StreamingReport> {
     private let format: OutputFormat
     private let schema: String
     /// The table's header (or the text's heading) is still to be written.
-    private(set) var headerDue: Bool
+    private var headerDue: Bool
+    var wroteTableHeader: Bool { (format == .csv || format == .tsv) && !headerDue }
     /// Text reports of several files are separated by a blank line.
     private let separated: Bool
     private var pending = ""
