@@ -3,7 +3,7 @@
 
 A refactoring that must not change behaviour is checked by running this before and after and
 comparing the two listings (`diff`): every command (info, analyze, loudness, check, events,
-spectrum, spectrogram, waveform, scan with export) in each of its formats on Samples/, pictures
+spectrum, spectrogram, waveform, compare, scan with export) in each of its formats on Samples/, pictures
 (PNG, SVG, PDF) of three of them, and the chunked passes on a generated 12 s stereo file long enough for three of analyze's chunks
 (clipping, silence, DC and a dropout planted, numpy's seeded generator). With --bench DIR, the
 bench's 10-minute FLAC and M4A too (Benchmarks/Data, made by `make bench-data`).
@@ -122,14 +122,42 @@ def main():
     # Several files in one call, and scan's database through export.
     run("analyze Samples/* --format json", ["analyze"] + samples + ["--format", "json"])
     run("check Samples/* --format text", ["check"] + samples + ["--format", "text"])
+    for fmt in ["text", "csv", "ndjson"]:
+        run(f"info Samples/* --format {fmt}", ["info"] + samples + ["--format", fmt])
+    run("analyze Samples/* --format csv", ["analyze"] + samples + ["--format", "csv"])
+    for fmt in ["text", "csv", "tsv", "ndjson"]:
+        run(f"spectrum Samples/* --format {fmt}", ["spectrum"] + samples + ["--format", fmt])
+    run("spectrum Samples/* --peaks 3 --format csv", ["spectrum"] + samples + ["--peaks", "3", "--format", "csv"])
+    run("waveform Samples/* --format csv", ["waveform"] + samples + ["--format", "csv", "--columns", "50"])
+    # The streaming commands over several files, one of them missing: one header, separators, failure entries.
+    few = [root / "Samples" / n for n in ["sine-1k-48k-s16-mono.wav", "tone-step-500-1k-48k-s16.wav"]] + [work / "missing.wav"]
+    for fmt in ["csv", "tsv", "json", "ndjson"]:
+        run(f"loudness few --format {fmt}", ["loudness"] + few + ["--format", fmt])
+    for fmt in ["text", "csv", "tsv", "json", "ndjson"]:
+        run(f"events few --format {fmt}", ["events"] + few + ["--format", fmt])
+    for fmt in ["csv", "tsv", "json", "ndjson"]:
+        run(f"spectrogram few --format {fmt}", ["spectrogram"] + few + ["--format", fmt, "--fft-size", "256", "--overlap", "0"])
+    # compare: a file with itself (bit-identical), with its RF64 twin, and a pair that differs.
+    sine, twin, step = (root / "Samples" / n for n in ["sine-1k-48k-s16-mono.wav", "sine-1k-48k-s16-mono.rf64", "tone-step-500-1k-48k-s16.wav"])
+    for fmt in ["text", "json", "csv", "ndjson"]:
+        run(f"compare sine twin --format {fmt}", ["compare", sine, twin, "--format", fmt])
+        run(f"compare sine step --format {fmt}", ["compare", sine, step, "--max-residual", "-50", "--format", fmt])
+    for ext in ["png", "svg", "pdf"]:
+        out = work / f"diff.{ext}"
+        run(f"compare sine step --output diff.{ext}", ["compare", sine, step, "--output", out, "--force"], output=out)
+    pairs = work / "pairs.tsv"
+    pairs.write_text(f"{sine}\t{twin}\n{sine}\t{step}\n{sine}\t{work / 'missing.wav'}\n")
+    for fmt in ["text", "json", "csv"]:
+        run(f"compare --pairs pairs.tsv --format {fmt}", ["compare", "--pairs", pairs, "--format", fmt])
     tree = work / "tree"
     tree.mkdir()
     for f in samples:
         os.symlink(f, tree / f.name)
     db = work / "scan.db"
     run("scan tree --profile podcast --events --format json", ["scan", tree, "--db", db, "--profile", "podcast", "--events", "--format", "json", "--jobs", "1"])
-    for fmt in ["csv", "ndjson"]:
+    for fmt in ["csv", "json", "ndjson"]:
         run(f"export scan.db --format {fmt}", ["export", db, "--format", fmt])
+    run("export scan.db --failed --format json", ["export", db, "--failed", "--format", "json"])
 
 
 if __name__ == "__main__":

@@ -85,4 +85,26 @@ struct FileBatch<Command: DataCommand> {
         progress.finish()
         try failures.finish()
     }
+
+    /// Runs `analyse` on each file and writes the report it makes. Without a pattern the files run
+    /// side by side, up to --jobs at once and each with every worker (analyze), their reports
+    /// written in the order given; with one, as `run`.
+    func runSideBySide<Result: Report & Sendable>(_ analyse: @escaping @Sendable (Item) async throws(SignalPathError) -> Result) async throws {
+        guard output.pattern == nil else {
+            return try await run { item, writer throws(SignalPathError) in try writer.write(await analyse(item), path: item.pathColumn) }
+        }
+        var writer = try ResultWriter(output: output, schema: schema)
+        let items = files.map { Item(path: $0, workers: jobs, pathColumn: files.count > 1 ? $0 : nil) }
+        await forEachFileInOrder(Array(items.indices), workers: jobs) { index throws(SignalPathError) in
+            (index, try await analyse(items[index]))
+        } deliver: { result in
+            do throws(SignalPathError) {
+                let (index, report) = try result.get()
+                try writer.write(report, path: items[index].pathColumn)
+            } catch {
+                writer.failed(error)
+            }
+        }
+        try writer.finish()
+    }
 }

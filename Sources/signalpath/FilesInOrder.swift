@@ -1,10 +1,10 @@
 import SignalPathKit
 
 /// Runs `work` on each file, up to `workers` files at once, and hands each result to `deliver` in
-/// the order the files were named (`analyze`, `check`): a slow file never reorders the output,
-/// and a failed one is delivered in its place.
-func forEachFileInOrder<Value: Sendable>(
-    _ files: [String], workers: Int, _ work: @escaping @Sendable (String) async throws(SignalPathError) -> Value,
+/// the order the files were named (`FileBatch.runSideBySide`, `check`, `replaygain`): a slow file
+/// never reorders the output, and a failed one is delivered in its place.
+func forEachFileInOrder<File: Sendable, Value: Sendable>(
+    _ files: [File], workers: Int, _ work: @escaping @Sendable (File) async throws(SignalPathError) -> Value,
     deliver: (Result<Value, SignalPathError>) -> Void
 ) async {
     await withTaskGroup(of: (Int, Result<Value, SignalPathError>).self) { group in

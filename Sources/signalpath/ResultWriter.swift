@@ -14,8 +14,8 @@ struct ResultWriter {
     /// Files written so far (successes): the first gets the CSV header, the others a blank line
     /// before their text report.
     private(set) var successes = 0
-    /// For a command that streams rows as they come (loudness): its header went out, once per
-    /// destination, before the first row, even when that file then fails.
+    /// For a result streamed as its pass makes it (`stream`): the table's header went out, once
+    /// per destination, before the first row, even when that file then fails.
     var wroteHeader = false
 
     /// Opens the command's destination; a file that cannot be made ends the command (exit 73).

@@ -46,8 +46,9 @@ public struct EventOutput: Sendable {
     /// `path`, and `stream` when one is named: what opens each JSON entry and NDJSON line.
     public var sourceMembers: [JSONValue.Member] { AudioStream.sourceMembers(path: path, stream: stream) }
 
-    /// The file's entry: path, format, range, conventions, summary and events.
-    public func jsonMembers(events: [AudioEvent], summary: EventSummary) -> [JSONValue.Member] {
+    /// The file's entry: path, format, range, conventions, summary and events (`objects`, each
+    /// event's `jsonMembers(_:)`).
+    public func jsonMembers(objects: [JSONValue], summary: EventSummary) -> [JSONValue.Member] {
         sourceMembers + [
             .init(
                 "format",
@@ -62,7 +63,7 @@ public struct EventOutput: Sendable {
                 ])),
             .init("conventions", conventions),
             .init("summary", summaryJSON(summary)),
-            .init("events", .array(events.map { .object(jsonMembers($0)) })),
+            .init("events", .array(objects)),
         ]
     }
 
@@ -138,13 +139,13 @@ public struct EventOutput: Sendable {
     }
 
     /// The table's heading for this file.
-    public var textHeading: String {
+    public var textHeading: String? {
         let start = Double(frames.lowerBound) / rate, end = start + Double(frames.count) / rate
         return "\(AudioStream.heading(path: path, stream: stream))  (\(UnitFormat.times(start, end)), \(format.sampleRate) Hz, \(format.channels) ch)\n"
             + Self.textColumns(["type", "channel", "start", "end", "duration", "level", "detail"])
     }
 
-    public func textRow(_ event: AudioEvent) -> String {
+    public func textLines(_ event: AudioEvent) -> String {
         Self.textColumns([
             event.kind.rawValue, TerminalText.sanitized(channelName(event)), UnitFormat.time(Double(event.frames.lowerBound) / rate, shape: timeShape),
             UnitFormat.time(Double(event.frames.upperBound) / rate, shape: timeShape), UnitFormat.time(Double(event.frames.count) / rate),
@@ -153,7 +154,7 @@ public struct EventOutput: Sendable {
     }
 
     /// The line under the table: the counts and the thresholds.
-    public func textSummary(_ summary: EventSummary) -> String {
+    public func closingText(_ summary: EventSummary) -> String {
         let total = summary.counts.values.reduce(0, +)
         let counts = AudioEvent.Kind.allCases.compactMap { kind in summary.counts[kind].map { "\($0) \(kind.rawValue)" } }
         return (total == 0 ? "no events" : "\(total) event\(total == 1 ? "" : "s"): " + counts.joined(separator: ", ")) + "\n"

@@ -26,20 +26,19 @@ public struct SpectrogramPresentation: Sendable, Equatable {
     }
 }
 
-/// CSV/TSV of spectrogram frames: wide (a row per frame and channel, a column per bin) or long (a
-/// row per frame, bin and channel).
-public struct SpectrogramTable {
+/// `spectrogram`'s data as its pass makes it: a frame at a time, in CSV/TSV wide (a row per
+/// frame and channel, a column per bin) or long (a row per frame, bin and channel), an NDJSON line
+/// per frame and channel, or an element of JSON's `frames`. Nothing closes it (no summary).
+public struct SpectrogramReport: StreamingReport {
     public let analyzer: SpectrogramAnalyzer
     public let presentation: SpectrogramPresentation
-    public let format: DelimitedText.Format
     public let long: Bool
     /// With several files, every row starts with the path.
     public let path: String?
 
-    public init(analyzer: SpectrogramAnalyzer, presentation: SpectrogramPresentation, format: DelimitedText.Format, long: Bool, path: String?) {
+    public init(analyzer: SpectrogramAnalyzer, presentation: SpectrogramPresentation, long: Bool, path: String?) {
         self.analyzer = analyzer
         self.presentation = presentation
-        self.format = format
         self.long = long
         self.path = path
     }
@@ -47,20 +46,17 @@ public struct SpectrogramTable {
     private var channelNames: [String] { analyzer.channelNames }
     private var frequencies: [Double] { Array(analyzer.frequencies[presentation.bins(of: analyzer)]) }
 
-    public func header() -> String {
-        var table = DelimitedText(format)
+    public func appendHeader(to table: inout DelimitedText) {
         let prefix = path == nil ? [] : ["path"]
         if long {
             table.append(prefix + ["time_s", "frequency_hz", "channel", "level_db"])
         } else {
             table.append(prefix + ["time_s"] + (channelNames.count > 1 ? ["channel"] : []) + frequencies.map(UnitFormat.shortest))
         }
-        return table.text
     }
 
     /// The rows of one frame; levels in the presentation's scale to 2 decimals, empty for digital silence.
-    public func rows(_ frame: SpectrogramAnalyzer.Frame) -> String {
-        var table = DelimitedText(format)
+    public func appendRecord(_ frame: SpectrogramAnalyzer.Frame, to table: inout DelimitedText) {
         let levels = presentation.levels(of: frame, in: analyzer)
         let time = UnitFormat.fixed(analyzer.time(of: frame), 6)
         let prefix = path.map { [$0] } ?? []
@@ -75,7 +71,12 @@ public struct SpectrogramTable {
                 table.append(prefix + [time] + (channelNames.count > 1 ? [name] : []) + fields)
             }
         }
-        return table.text
+    }
+
+    public var lineMembers: [JSONValue.Member] { AudioStream.sourceMembers(path: analyzer.file.path, stream: analyzer.file.namedStream) }
+    public func jsonObjects(_ frame: SpectrogramAnalyzer.Frame) -> [[JSONValue.Member]] { analyzer.jsonFrames(frame, presentation) }
+    public func jsonMembers(objects: [JSONValue], summary: Void) -> [JSONValue.Member] {
+        analyzer.jsonMembers(presentation) + [.init("frames", .array(objects))]
     }
 }
 

@@ -35,6 +35,7 @@ extension SpectrumReport {
         plot.ceiling = ceiling
         plot.traceStyle = presentation.bands != nil ? .bars : style
         plot.monochrome = monochrome
+        plot.bands = rowBands
         if let range = presentation.frequencies {
             plot.frequencyRange = max(range.lowerBound, logarithmic ? 1 : 0)...min(range.upperBound, spectrum.binWidth * Double(spectrum.binCount - 1))
         }

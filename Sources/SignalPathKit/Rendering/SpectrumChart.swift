@@ -41,7 +41,7 @@ extension SpectrumPlot {
     /// bands or `--style bars` (the first channel; the others as lines over them), peaks marked
     /// with frequency and note, the dB grid, the legend; the terminal plot's title split into a
     /// title and a subtitle stating range, window, FFT, bins, averaging and scale.
-    public func chart(_ style: ChartStyle, bands: [OctaveBand]? = nil) -> Chart {
+    public func chart(_ style: ChartStyle) -> Chart {
         let levels = self.levels
         let axis = self.axis
         let x = ChartAxis.frequency(range: axis.range, logarithmic: axis.logarithmic, count: style.tickCounts.horizontal)

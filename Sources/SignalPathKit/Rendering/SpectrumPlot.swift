@@ -23,6 +23,8 @@ public struct SpectrumPlot: Sendable {
     public var traceStyle = TraceStyle.lines
     /// Frequencies shown; nil: 20 Hz (log) or 0 (linear) to the last bin.
     public var frequencyRange: ClosedRange<Double>?
+    /// The bands the values are (IEC 61260), drawn as bars of their widths on a chart.
+    public var bands: [OctaveBand]?
     /// Channels told apart without colour (`--color never`, NO_COLOR): line traces solid, dotted,
     /// dashed, dash-dotted; with bars, the first channel as bars and the others as patterned
     /// lines over them; the legend shows each pattern.

@@ -11,6 +11,8 @@ public struct SpectrumPresentation: Sendable, Equatable {
     public var frequencies: ClosedRange<Double>?
     /// How many peaks to find per channel.
     public var peakCount = 0
+    /// A table lists the peaks instead of the rows (`--peaks N` asked for them).
+    public var tableOfPeaks = false
     /// The reference pitch for note names, in Hz.
     public var a4 = 440.0
 

@@ -48,19 +48,10 @@ struct Analyze: AsyncParsableCommand, DataCommand {
     @OptionGroup var jobs: JobOptions
 
     func run() async throws {
-        var writer = try ResultWriter(output: output, schema: SignalAnalysis.schema)
-        let range = self.range, settings = settings, workers = jobs.workers, files = input.files
-        let stream = streamOption.stream
-        // Files run side by side (up to --jobs at once); reports come out in the order given.
-        await forEachFileInOrder(files, workers: workers) { path throws(SignalPathError) in
-            try await Self.analyse(path, stream: stream, range: range, settings: settings, workers: workers)
-        } deliver: { result in
-            switch result {
-            case .success(let report): write(report, to: &writer)
-            case .failure(let error): writer.failed(error)
-            }
+        let range = self.range, settings = settings, stream = streamOption.stream
+        try await FileBatch(files: input.files, output: output, schema: SignalAnalysis.schema, jobs: jobs.workers).runSideBySide { item throws(SignalPathError) in
+            try await Self.analyse(item.path, stream: stream, range: range, settings: settings, workers: item.workers)
         }
-        try writer.finish()
     }
 
     /// The analysis options with the true-peak mode.
@@ -69,20 +60,6 @@ struct Analyze: AsyncParsableCommand, DataCommand {
         settings.truePeakMode = truePeak.mode
         identity.apply(to: &settings)
         return settings
-    }
-
-    private func write(_ report: SignalAnalysis, to writer: inout ResultWriter) {
-        switch writer.format {
-        case .text:
-            writer.writeReport(report.text)
-        case .csv, .tsv:
-            var table = DelimitedText(writer.format == .tsv ? .tsv : .csv)
-            if writer.successes == 0 { table.append(SignalAnalysis.csvHeader(report.settings)) }
-            report.appendRows(to: &table)
-            writer.write(table.text)
-        default: break
-        }
-        writer.succeeded(json: report.jsonMembers)
     }
 
     private static func analyse(

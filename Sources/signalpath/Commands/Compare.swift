@@ -86,11 +86,13 @@ struct Compare: AsyncParsableCommand, DataCommand {
             list = [(files[0], files[1])]
         }
         var failed = 0, passed = 0, unreadable = 0
+        // Its own loop, not FileBatch's: an input is a pair of files, and a pair a row of one table.
         for (pathA, pathB) in list {
             do throws(SignalPathError) {
                 let comparison = try compare(pathA, pathB)
                 if let maxResidual, !comparison.passes(maximumResidual: maxResidual) { failed += 1 } else { passed += 1 }
-                write(comparison, to: &writer)
+                try writer.write(
+                    ComparisonReport(comparison: comparison, maximumResidual: maxResidual), picture: PictureOutput(chart: { comparison }))
             } catch {
                 unreadable += 1
                 writer.failed(error)
@@ -111,27 +113,6 @@ struct Compare: AsyncParsableCommand, DataCommand {
         let progress = ProgressLine(label: "compare \(pathA)")
         defer { progress.finish() }
         return try SignalComparator(maximumDelaySeconds: maxDelay).compare(a, frames: frames, with: b, channels: channel) { progress.update($0) }
-    }
-
-    private func write(_ comparison: SignalComparison, to writer: inout ResultWriter) {
-        switch writer.format {
-        case .text:
-            writer.writeReport(comparison.text(maximumResidual: maxResidual))
-        case .csv, .tsv:
-            var table = DelimitedText(writer.format == .tsv ? .tsv : .csv)
-            if writer.successes == 0 { table.append(SignalComparison.csvHeader) }
-            table.append(comparison.csvRow(maximumResidual: maxResidual))
-            writer.write(table.text)
-        case .png, .svg, .pdf:
-            do throws(SignalPathError) {
-                writer.write(bytes: try ChartRenderer.render(comparison.chart(ChartStyle()), as: writer.format.chart!))
-            } catch {
-                writer.failed(error)
-                return
-            }
-        default: break
-        }
-        writer.succeeded(json: comparison.jsonMembers(maximumResidual: maxResidual))
     }
 
     /// The pairs of a --pairs file: a line per pair, A and B separated by a tab; blank lines and

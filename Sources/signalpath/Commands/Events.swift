@@ -60,6 +60,7 @@ struct Events: AsyncParsableCommand, DataCommand {
         }
     }
 
+    /// Events are written as they are decided (`ResultWriter.stream`), in every format.
     private func scan(_ item: FileBatch<Events>.Item, settings: EventSettings, writer: inout ResultWriter) async throws(SignalPathError) {
         let path = item.path
         let file = try await AudioFile.openNoting(path, stream: streamOption.stream)
@@ -67,51 +68,8 @@ struct Events: AsyncParsableCommand, DataCommand {
         let report = EventOutput(path: path, stream: file.namedStream, format: file.format, frames: frames, settings: settings)
         let progress = ProgressLine(label: "events \(path)", enabled: StandardError.isTerminal && output.pattern == nil)
         defer { progress.finish() }
-        let format = writer.format
-        var table = DelimitedText(format == .tsv ? .tsv : .csv)
-        var headingWritten = false
-        var held: [AudioEvent] = []
-        var csvHeaderDue = writer.successes == 0
-        let sink = writer
-        let summary = try await EventDetector(file: file, frames: frames, settings: settings).run(
-            workers: item.workers, progress: { progress.update($0) }
-        ) { event in
-            switch format {
-            case .text:
-                if !headingWritten { sink.write((sink.successes == 0 ? "" : "\n") + report.textHeading + "\n") }
-                headingWritten = true
-                sink.write(report.textRow(event) + "\n")
-            case .csv, .tsv:
-                if csvHeaderDue {
-                    table.append(EventOutput.csvHeader)
-                    csvHeaderDue = false
-                }
-                table.append(report.csvRow(event))
-                sink.write(table.text)
-                table = DelimitedText(format == .tsv ? .tsv : .csv)
-            case .ndjson:
-                sink.sink.writeLine(
-                    JSONValue.object([.init("schema", .string(EventOutput.schema))] + report.sourceMembers + report.jsonMembers(event)).serialized())
-            default:
-                held.append(event)
-            }
-        }
-        switch format {
-        case .text:
-            if !headingWritten { writer.write((writer.successes == 0 ? "" : "\n") + report.textHeading + "\n") }
-            writer.write(report.textSummary(summary) + "\n")
-            writer.succeeded()
-        case .csv, .tsv:
-            if csvHeaderDue {
-                table.append(EventOutput.csvHeader)
-                writer.write(table.text)
-            }
-            writer.succeeded()
-        case .ndjson:
-            // A last line per file, so that a file without events is still seen.
-            writer.succeeded(json: report.sourceMembers + [.init("summary", report.summaryJSON(summary))])
-        default:
-            writer.succeeded(json: report.jsonMembers(events: held, summary: summary))
+        try await writer.stream(report) { events throws(SignalPathError) in
+            try await EventDetector(file: file, frames: frames, settings: settings).run(workers: item.workers, progress: { progress.update($0) }) { events.add($0) }
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import SignalPathKit
 
-struct Info: ParsableCommand, DataCommand {
+struct Info: AsyncParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         _superCommandName: "signalpath",
@@ -32,27 +32,10 @@ struct Info: ParsableCommand, DataCommand {
     @OptionGroup var streamOption: StreamOptions
     @OptionGroup var output: OutputOptions<Info>
 
-    func run() throws {
-        let format = output.resolvedFormat
-        var writer = try ResultWriter(output: output, schema: FileInfo.schema)
-        for path in input.files {
-            do throws(SignalPathError) {
-                let info = try FileInfo(file: AudioFile.openNoting(path, use: nil, stream: streamOption.stream))
-                switch format {
-                case .text:
-                    writer.writeReport(info.text)
-                case .csv, .tsv:
-                    var table = DelimitedText(format == .csv ? .csv : .tsv)
-                    if writer.successes == 0 { table.append(FileInfo.tableColumns) }
-                    table.append(info.tableFields)
-                    writer.write(table.text)
-                default: break
-                }
-                writer.succeeded(json: info.jsonMembers)
-            } catch {
-                writer.failed(error)
-            }
+    func run() async throws {
+        let stream = streamOption.stream
+        try await FileBatch(files: input.files, output: output, schema: FileInfo.schema, jobs: 1).run { item, writer throws(SignalPathError) in
+            try writer.write(FileInfo(file: AudioFile.openNoting(item.path, use: nil, stream: stream)))
         }
-        try writer.finish()
     }
 }

@@ -96,65 +96,30 @@ struct LoudnessCommand: AsyncParsableCommand, LevelAxisCommand {
         }
     }
 
-    /// One file: the pass, with the series written (CSV, NDJSON) or kept (JSON, chart) as its
-    /// points come.
+    /// One file: the pass, its points written as they come (`ResultWriter.stream`), the summary
+    /// after them; a picture is drawn from the points kept.
     private func measure(_ item: FileBatch<LoudnessCommand>.Item, writer: inout ResultWriter) async throws(SignalPathError) {
         let path = item.path
         let file = try await AudioFile.openNoting(path, stream: streamOption.stream)
         let frames = try range.frames(in: file)
-        let format = writer.format
-        var series = LoudnessSeries(sampleRate: file.format.sampleRate, startFrame: frames.lowerBound, step: interval ?? 1)
         let progress = ProgressLine(label: "loudness \(path)", enabled: StandardError.isTerminal && output.pattern == nil)
         defer { progress.finish() }
         var settings = AnalysisSettings()
         settings.truePeakMode = truePeak.mode
         let analyzer = SignalAnalyzer(file: file, frames: frames, settings: settings, scope: .loudness)
-        var kept: [LoudnessSeries.Point] = []
-        // Rows go out in batches: one write per point would be a system call per 100 ms of audio.
-        var pending = ""
-        let sink = writer
-        let prefix = item.pathColumn.map { [$0] } ?? []
-        // Once, before the first row: a file that fails after its rows began is not a success.
-        if (format == .csv || format == .tsv) && !writer.wroteHeader {
-            writer.wroteHeader = true
-            var table = DelimitedText(format == .tsv ? .tsv : .csv)
-            table.append((prefix.isEmpty ? [] : ["path"]) + LoudnessSummary.csvHeader)
-            sink.write(table.text)
+        let report = LoudnessSeriesReport(path: path, stream: file.namedStream, pathColumn: item.pathColumn)
+        let format = writer.format
+        let picture = { (summary: LoudnessSummary, points: [LoudnessSeries.Point]) in
+            PictureOutput(plotting: plotting, plotHeight: 24) { view(summary, points: points, format: format) }
         }
-        let ndjsonPrefix: [JSONValue.Member] =
-            [.init("schema", .string(LoudnessSummary.schema))] + AudioStream.sourceMembers(path: path, stream: file.namedStream)
-        let analysis = try await analyzer.run(
-            workers: item.workers, progress: { progress.update($0) },
-            subBlocks: { energy, frameCount in
-                guard let point = series.add(energy: energy, frames: frameCount) else { return }
-                switch format {
-                case .csv, .tsv:
-                    var table = DelimitedText(format == .tsv ? .tsv : .csv)
-                    table.append(prefix + LoudnessSummary.csvFields(point))
-                    pending += table.text
-                case .ndjson: pending += JSONValue.object(ndjsonPrefix + LoudnessSummary.jsonPoint(point)).serialized() + "\n"
-                default: kept.append(point)
-                }
-                if pending.utf8.count >= 1 << 16 {
-                    sink.write(pending)
-                    pending = ""
-                }
-            })
-        sink.write(pending)
-        let summary = LoudnessSummary(analysis: analysis, series: series)
-        switch format {
-        case .plot:
-            writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in view(summary, points: kept, format: format).draw(into: &canvas, area: area) })
-            writer.succeeded()
-        case .svg, .png, .pdf:
-            writer.write(bytes: try plotting.chartFile(format) { view(summary, points: kept, format: format).chart($0) })
-            writer.succeeded()
-        case .json:
-            writer.succeeded(json: summary.jsonMembers + [.init("series", .array(kept.map { .object(LoudnessSummary.jsonPoint($0)) }))])
-        case .ndjson:
-            writer.succeeded(json: summary.jsonMembers)
-        default:
-            writer.succeeded()
+        try await writer.stream(report, picture: picture) { points throws(SignalPathError) in
+            var series = LoudnessSeries(sampleRate: file.format.sampleRate, startFrame: frames.lowerBound, step: interval ?? 1)
+            let analysis = try await analyzer.run(
+                workers: item.workers, progress: { progress.update($0) },
+                subBlocks: { energy, frameCount in
+                    if let point = series.add(energy: energy, frames: frameCount) { points.add(point) }
+                })
+            return LoudnessSummary(analysis: analysis, series: series)
         }
     }
 

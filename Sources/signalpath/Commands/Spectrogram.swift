@@ -112,6 +112,8 @@ struct Spectrogram: AsyncParsableCommand, LevelAxisCommand {
         }
     }
 
+    /// Data is written as the pass makes its frames (`ResultWriter.stream`); a picture takes its
+    /// own pass, with a frame per column of the plot.
     private func write(_ item: FileBatch<Spectrogram>.Item, format: OutputFormat, to writer: inout ResultWriter) async throws(SignalPathError) {
         let presentation = self.presentation
         let path = item.path
@@ -135,30 +137,12 @@ struct Spectrogram: AsyncParsableCommand, LevelAxisCommand {
         }
         let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .all, parameters: parameters, columns: nil)
         try Self.requireBins(presentation, analyzer)
-        switch format {
-        case .csv, .tsv:
-            let table = SpectrogramTable(analyzer: analyzer, presentation: presentation, format: format == .tsv ? .tsv : .csv, long: long, path: item.pathColumn)
-            if writer.successes == 0 { writer.write(table.header()) }
+        let report = SpectrogramReport(analyzer: analyzer, presentation: presentation, long: long, path: item.pathColumn)
+        try await writer.stream(report) { rows throws(SignalPathError) in
             try analyzer.run { frame throws(SignalPathError) in
-                writer.write(table.rows(frame))
+                rows.add(frame)
                 done(frame)
             }
-            writer.succeeded()
-        case .ndjson:
-            let prefix: [JSONValue.Member] =
-                [.init("schema", .string(SpectrogramAnalyzer.schema))] + AudioStream.sourceMembers(path: path, stream: file.namedStream)
-            try analyzer.run { frame throws(SignalPathError) in
-                for object in analyzer.jsonFrames(frame, presentation) { writer.write(JSONValue.object(prefix + object).serialized() + "\n") }
-                done(frame)
-            }
-            writer.succeeded()
-        default:
-            var frameObjects: [JSONValue] = []
-            try analyzer.run { frame throws(SignalPathError) in
-                frameObjects += analyzer.jsonFrames(frame, presentation).map(JSONValue.object)
-                done(frame)
-            }
-            writer.succeeded(json: analyzer.jsonMembers(presentation) + [.init("frames", .array(frameObjects))])
         }
     }
 

@@ -94,29 +94,13 @@ struct Spectrum: AsyncParsableCommand, LevelAxisCommand {
 
     private func write(_ item: FileBatch<Spectrum>.Item, format: OutputFormat, to writer: inout ResultWriter) async throws(SignalPathError) {
         let report = try await analyse(item.path, presentation: show.presentation(format: format), workers: item.workers)
-        switch format {
-        case .plot:
-            let plot = report.plot(
-                style: style ?? .lines, logarithmic: !linear, floor: levelAxis.floorLevel, ceiling: levelAxis.ceiling,
-                monochrome: plotting.isMonochrome(format))
-            writer.write(plotting.render(format, defaultHeight: 24) { canvas, area in plot.draw(into: &canvas, area: area) })
-        case .svg, .png, .pdf:
-            let plot = report.plot(style: style ?? .lines, logarithmic: !linear, floor: levelAxis.floorLevel, ceiling: levelAxis.ceiling)
-            writer.write(bytes: try plotting.chartFile(format) { plot.chart($0, bands: report.rowBands) })
-        case .text:
-            writer.writeReport(report.text)
-        case .csv, .tsv:
-            var table = DelimitedText(format == .tsv ? .tsv : .csv)
-            if show.peaks != nil {
-                report.appendPeaks(to: &table, header: writer.successes == 0, path: item.pathColumn)
-            } else {
-                report.appendRows(to: &table, header: writer.successes == 0, path: item.pathColumn)
-            }
-            writer.write(table.text)
-            if StandardError.isTerminal { StandardError.writeLine("signalpath: " + report.conventionsLine) }
-        case .json, .ndjson: break
-        }
-        writer.succeeded(json: report.jsonMembers)
+        try writer.write(
+            report, path: item.pathColumn,
+            picture: PictureOutput(plotting: plotting, plotHeight: 24) {
+                report.plot(
+                    style: style ?? .lines, logarithmic: !linear, floor: levelAxis.floorLevel, ceiling: levelAxis.ceiling,
+                    monochrome: plotting.isMonochrome(format))
+            })
     }
 
     private func analyse(_ path: String, presentation: SpectrumPresentation, workers: Int) async throws(SignalPathError) -> SpectrumReport {

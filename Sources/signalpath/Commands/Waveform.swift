@@ -122,20 +122,8 @@ struct Waveform: AsyncParsableCommand, DataCommand {
         let progress = ProgressLine(label: "waveform \(item.path)", enabled: StandardError.isTerminal && output.pattern == nil)
         defer { progress.finish() }
         let waveform = try await analyzer.run(workers: item.workers) { progress.update($0) }
-        switch format {
-        case .plot:
-            writer.write(
-                plotting.render(format, defaultHeight: Self.defaultHeight(channels: file.format.channels)) { canvas, area in plot(waveform).draw(into: &canvas, area: area) })
-        case .svg, .png, .pdf:
-            writer.write(bytes: try plotting.chartFile(format) { plot(waveform).chart($0) })
-        case .csv, .tsv:
-            var table = DelimitedText(format == .tsv ? .tsv : .csv)
-            if writer.successes == 0 { table.append(WaveformEnvelope.csvHeader(path: item.pathColumn != nil)) }
-            waveform.appendRows(to: &table, path: item.pathColumn)
-            writer.write(table.text)
-        default: break
-        }
-        writer.succeeded(json: waveform.jsonMembers)
+        let plotHeight = Self.defaultHeight(channels: file.format.channels)
+        try writer.write(waveform, path: item.pathColumn, picture: PictureOutput(plotting: plotting, plotHeight: plotHeight) { plot(waveform) })
     }
 
     private var floorLevel: Double { floor ?? Self.defaultFloor }

@@ -62,6 +62,7 @@ struct PresentationOptions: ParsableArguments {
         presentation.bands = bands?.denominator
         if minFreq != nil || maxFreq != nil { presentation.frequencies = (minFreq ?? 0)...(maxFreq ?? .infinity) }
         presentation.peakCount = peakCount(format: format)
+        presentation.tableOfPeaks = peaks != nil
         presentation.a4 = a4 ?? 440
         return presentation
     }

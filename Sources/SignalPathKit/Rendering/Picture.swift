@@ -1,0 +1,15 @@
+/// A result's picture as a chart file (SVG, PNG, PDF). A command's writer draws it in the style
+/// `--size`, `--theme` and `--dpi` give; the command never picks the format itself.
+public protocol ChartPicture {
+    func chart(_ style: ChartStyle) -> Chart
+}
+
+/// A picture that is also drawn on a terminal (`--format plot`): braille traces, half blocks.
+public protocol Picture: ChartPicture {
+    func draw(into canvas: inout Canvas, area: Area)
+}
+
+extension SpectrumPlot: Picture {}
+extension WaveformPlot: Picture {}
+extension LoudnessPlot: Picture {}
+extension SignalComparison: ChartPicture {}
