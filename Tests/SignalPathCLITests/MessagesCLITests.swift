@@ -21,12 +21,12 @@ struct MessagesCLITests {
             (
                 ["help", "nosuch"],
                 "signalpath: nosuch: unknown command; the commands are info, analyze, loudness, check, compare, events, "
-                    + "spectrum, spectrogram, waveform, scan, export, merge, replay, record, replaygain (see 'signalpath --help')"
+                    + "spectrum, spectrogram, waveform, scan, export, merge, duplicates, replay, record, replaygain (see 'signalpath --help')"
             ),
             (
                 ["frobnicate"],
                 "signalpath: frobnicate: unknown command; the commands are info, analyze, loudness, check, compare, events, "
-                    + "spectrum, spectrogram, waveform, scan, export, merge, replay, record, replaygain (see 'signalpath --help')"
+                    + "spectrum, spectrogram, waveform, scan, export, merge, duplicates, replay, record, replaygain (see 'signalpath --help')"
             ),
         ])
     func mistypedCommand(arguments: [String], line: String) throws {
