@@ -60,11 +60,11 @@ def main():
     environment = dict(os.environ, LC_ALL="C.UTF-8", COLUMNS="100", LINES="30", NO_COLOR="")
     environment.pop("NO_COLOR")
 
-    def run(label, arguments, output=None):
+    def run(label, arguments, output=None, locale=None):
         if arguments_only and not re.search(arguments_only, label):
             return
         command = [binary] + [str(a) for a in arguments]
-        done = subprocess.run(command, capture_output=True, env=environment, cwd=work)
+        done = subprocess.run(command, capture_output=True, env=dict(environment, LC_ALL=locale or environment["LC_ALL"]), cwd=work)
         data = pathlib.Path(output).read_bytes() if output else done.stdout
         if output:
             pathlib.Path(output).unlink(missing_ok=True)
@@ -121,7 +121,7 @@ def main():
                 run(f"{command} {n} --output chart.{ext}", [command, f, "--size", "480x270", "--output", out, "--force"], output=out)
     # Several files in one call, and scan's database through export.
     run("analyze Samples/* --format json", ["analyze"] + samples + ["--format", "json"])
-    run("check Samples/* --format text", ["check"] + samples + ["--format", "text"])
+    run("check Samples/* --format text", ["check"] + samples + ["--profile", "ebu-r128", "--format", "text"])
     for fmt in ["text", "csv", "ndjson"]:
         run(f"info Samples/* --format {fmt}", ["info"] + samples + ["--format", fmt])
     run("analyze Samples/* --format csv", ["analyze"] + samples + ["--format", "csv"])
@@ -137,6 +137,18 @@ def main():
         run(f"events few --format {fmt}", ["events"] + few + ["--format", fmt])
     for fmt in ["csv", "tsv", "json", "ndjson"]:
         run(f"spectrogram few --format {fmt}", ["spectrogram"] + few + ["--format", fmt, "--fft-size", "256", "--overlap", "0"])
+    # check over several files: passes, failures, a missing and an unreadable file among them (the
+    # counts, the closing line, NDJSON's last line, the exit code); ASCII marks without UTF-8.
+    broken = work / "broken.wav"
+    broken.write_bytes(b"RIFF\x24\x00\x00\x00WAVEnot audio at all")
+    mixed = few[:2] + [broken] + [root / "Samples" / "chord-a-major-44k1-stereo.ogg"] + few[2:]
+    for fmt in ["text", "csv", "tsv", "json", "ndjson"]:
+        run(f"check mixed --format {fmt}", ["check"] + mixed + ["--target-lufs", "-10", "--tolerance", "1", "--format", fmt])
+    run("check mixed --format text (ASCII)", ["check"] + mixed + ["--target-lufs", "-10", "--tolerance", "1", "--format", "text"], locale="C")
+    run("check mixed --jobs 1 --format ndjson", ["check"] + mixed + ["--profile", "podcast", "--jobs", "1", "--format", "ndjson"])
+    run("check failing --format text", ["check"] + few[:1] + mixed[3:4] + ["--target-lufs", "-10", "--tolerance", "1"])
+    run("check unreadable --format text", ["check", broken] + few[2:] + ["--profile", "ebu-r128"])
+    run("check broken alone --format json", ["check", broken, "--profile", "ebu-r128", "--format", "json"])
     # compare: a file with itself (bit-identical), with its RF64 twin, and a pair that differs.
     sine, twin, step = (root / "Samples" / n for n in ["sine-1k-48k-s16-mono.wav", "sine-1k-48k-s16-mono.rf64", "tone-step-500-1k-48k-s16.wav"])
     for fmt in ["text", "json", "csv", "ndjson"]:

@@ -94,6 +94,35 @@ struct FileBatch<Command: DataCommand> {
             return try await run { item, writer throws(SignalPathError) in try writer.write(await analyse(item), path: item.pathColumn) }
         }
         var writer = try ResultWriter(output: output, schema: schema)
+        await writeSideBySide(analyse, to: &writer) { _ in }
+        try writer.finish()
+    }
+
+    /// `runSideBySide` for verdicts (check): counts the files that pass, fail and cannot be read,
+    /// and closes the output with the counts: the text report of several files with a closing
+    /// line, JSON with a `summary` after `files`, NDJSON with a last line. Returns the counts once
+    /// the output is finished, so that a file's error (64–74), thrown by then, wins over a failed
+    /// verdict. The counts close one destination: a command with a tally writes no file per input.
+    func runSideBySide<Result: VerdictReport & Sendable>(
+        tallying analyse: @escaping @Sendable (Item) async throws(SignalPathError) -> Result
+    ) async throws -> VerdictTally {
+        precondition(!Command.writesFilePerInput, "a tally closes one destination")
+        var writer = try ResultWriter(output: output, schema: schema)
+        var tally = VerdictTally(files: files.count)
+        await writeSideBySide(analyse, to: &writer) { verdict in
+            if let verdict { tally.record(passed: verdict.passed) } else { tally.recordUnreadable() }
+        }
+        if writer.format == .text && files.count > 1 { writer.writeReport(tally.closingLine) }
+        try writer.finish(summary: tally.json)
+        return tally
+    }
+
+    /// Runs the files side by side and writes their reports in the order given; `delivered` sees
+    /// each file's report once written, or nil for a file that failed.
+    private func writeSideBySide<Result: Report & Sendable>(
+        _ analyse: @escaping @Sendable (Item) async throws(SignalPathError) -> Result, to writer: inout ResultWriter,
+        delivered: (Result?) -> Void
+    ) async {
         let items = files.map { Item(path: $0, workers: jobs, pathColumn: files.count > 1 ? $0 : nil) }
         await forEachFileInOrder(Array(items.indices), workers: jobs) { index throws(SignalPathError) in
             (index, try await analyse(items[index]))
@@ -101,10 +130,11 @@ struct FileBatch<Command: DataCommand> {
             do throws(SignalPathError) {
                 let (index, report) = try result.get()
                 try writer.write(report, path: items[index].pathColumn)
+                delivered(report)
             } catch {
+                delivered(nil)
                 writer.failed(error)
             }
         }
-        try writer.finish()
     }
 }

@@ -61,3 +61,9 @@ extension WaveformEnvelope: Report {
         appendRows(to: &table, path: path)
     }
 }
+
+/// A result that passes or fails (a delivery check): a batch of them counts each and closes its
+/// output with the counts (`VerdictTally`), and the command's exit status says whether any failed.
+public protocol VerdictReport: Report {
+    var passed: Bool { get }
+}

@@ -72,51 +72,16 @@ struct Check: AsyncParsableCommand, DataCommand {
     @OptionGroup var truePeak: TruePeakOptions
 
     func run() async throws {
-        var writer = try ResultWriter(output: output, schema: DeliveryVerdict.schema)
-        let range = self.range, settings = rules.settings(truePeak: truePeak.mode), deliveryRules = rules.rules, workers = jobs.workers, files = input.files
-        let stream = streamOption.stream
+        let range = self.range, settings = rules.settings(truePeak: truePeak.mode), deliveryRules = rules.rules, stream = streamOption.stream
         let charset = TerminalCharset.detect(environment: ProcessEnvironment.current)
-        var passedCount = 0, failedCount = 0, unreadableCount = 0
-        // Files run side by side (up to --jobs at once); verdicts come out in the order given.
-        await forEachFileInOrder(files, workers: workers) { path throws(SignalPathError) in
-            try await Self.verdict(path, stream: stream, range: range, settings: settings, rules: deliveryRules, workers: workers)
-        } deliver: { result in
-            switch result {
-            case .success(let verdict):
-                if verdict.passed { passedCount += 1 } else { failedCount += 1 }
-                write(verdict, to: &writer, charset: charset)
-            case .failure(let error):
-                unreadableCount += 1
-                writer.failed(error)
-            }
-        }
-        // The closing line belongs to the report (standard output), after the files' blocks; one
-        // file's block says it all already.
-        if writer.format == .text && files.count > 1 {
-            let line = "\(passedCount) of \(files.count) passed, \(failedCount) failed, \(unreadableCount) unreadable"
-            writer.write((writer.successes == 0 ? "" : "\n") + line + "\n")
-        }
-        let summary = JSONValue.object([
-            .init("files", .number(Double(files.count))), .init("passed", .number(Double(passedCount))),
-            .init("failed", .number(Double(failedCount))), .init("unreadable", .number(Double(unreadableCount))),
-        ])
-        // Errors (64–74) are thrown here and win over a failed check.
-        try writer.finish(summary: summary)
-        if failedCount > 0 { throw ExitCode(ExitStatus.checkFailed) }
-    }
-
-    private func write(_ verdict: DeliveryVerdict, to writer: inout ResultWriter, charset: TerminalCharset) {
-        switch writer.format {
-        case .text:
-            writer.writeReport(verdict.text(charset: charset))
-        case .csv, .tsv:
-            var table = DelimitedText(writer.format == .tsv ? .tsv : .csv)
-            if writer.successes == 0 { table.append(DeliveryVerdict.csvHeader) }
-            verdict.appendRows(to: &table)
-            writer.write(table.text)
-        default: break
-        }
-        writer.succeeded(json: verdict.jsonMembers)
+        // Files run side by side (up to --jobs at once); verdicts come out in the order given, then
+        // the counts. Errors (64–74) are thrown by then and win over a failed check.
+        let batch = FileBatch(files: input.files, output: output, schema: DeliveryVerdict.schema, jobs: jobs.workers)
+        let tally = try await batch.runSideBySide(tallying: { item throws(SignalPathError) in
+            let verdict = try await Self.verdict(item.path, stream: stream, range: range, settings: settings, rules: deliveryRules, workers: item.workers)
+            return DeliveryReport(verdict, charset: charset)
+        })
+        if tally.failed > 0 { throw ExitCode(ExitStatus.checkFailed) }
     }
 
     /// One file's delivery check (`DeliveryCheck`: the analyze pass, and the events pass when a
