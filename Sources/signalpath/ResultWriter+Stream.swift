@@ -44,7 +44,8 @@ extension ResultWriter {
 }
 
 /// One file's records on their way out (`ResultWriter.stream`): each written in the chosen
-/// format as it comes, or kept where the format needs them all (a JSON document, a picture).
+/// format as it comes (into a JSON document as it goes, where they are all of it), or kept where
+/// the format needs them all (a file's entry in the JSON document, a picture).
 final class RecordStream<Result: StreamingReport> {
     private let report: Result
     private let sink: OutputSink
@@ -105,8 +106,7 @@ final class RecordStream<Result: StreamingReport> {
     }
 
     /// Writes what comes before the first record now (the table's header, the document's
-    /// opening): for a pass that may fail before its first record, whose reader would still be
-    /// shown the columns.
+    /// opening) rather than with the first record: export writes them before it opens its database.
     func begin() {
         switch format {
         case .csv, .tsv:
