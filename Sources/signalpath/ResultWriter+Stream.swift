@@ -28,6 +28,11 @@ extension ResultWriter {
             guard let picture, let chart = format.chart else { preconditionFailure("\(schema) has no picture") }
             write(bytes: try picture(summary, stream.kept).chartFile(chart))
             succeeded()
+        case .json where report.jsonDocumentList != nil:
+            stream.closeDocument()
+            stream.flush()
+            wroteDocument = true
+            succeeded()
         case .json:
             succeeded(json: report.jsonMembers(objects: stream.objects, summary: summary))
         case .ndjson:
@@ -39,7 +44,8 @@ extension ResultWriter {
 }
 
 /// One file's records on their way out (`ResultWriter.stream`): each written in the chosen
-/// format as it comes, or kept where the format needs them all (a JSON document, a picture).
+/// format as it comes (into a JSON document as it goes, where they are all of it), or kept where
+/// the format needs them all (a file's entry in the JSON document, a picture).
 final class RecordStream<Result: StreamingReport> {
     private let report: Result
     private let sink: OutputSink
@@ -52,6 +58,10 @@ final class RecordStream<Result: StreamingReport> {
     private let separated: Bool
     private var pending = ""
     private(set) var objects: [JSONValue] = []
+    /// A document written as it goes (`StreamingReport.jsonDocumentList`): its opening went out,
+    /// and an object, which the next one is separated from by a comma.
+    private var documentOpened = false
+    private var documentHasObjects = false
     private(set) var kept: [Result.Record] = []
 
     init(_ report: Result, sink: OutputSink, format: OutputFormat, schema: String, headerDue: Bool, separated: Bool) {
@@ -80,11 +90,35 @@ final class RecordStream<Result: StreamingReport> {
             let opening = [JSONValue.Member("schema", .string(schema))] + report.lineMembers
             for object in report.jsonObjects(record) { pending += JSONValue.object(opening + object).serialized() + "\n" }
         case .json:
-            objects += report.jsonObjects(record).map(JSONValue.object)
+            guard report.jsonDocumentList != nil else {
+                objects += report.jsonObjects(record).map(JSONValue.object)
+                break
+            }
+            begin()
+            for object in report.jsonObjects(record) {
+                pending += (documentHasObjects ? ",\n" : "") + JSONValue.object(object).serialized()
+                documentHasObjects = true
+            }
         case .plot, .svg, .png, .pdf:
             kept.append(record)
         }
         if !report.writesInBatches || pending.utf8.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes what comes before the first record now (the table's header, the document's
+    /// opening) rather than with the first record: export writes them before it opens its database.
+    func begin() {
+        switch format {
+        case .csv, .tsv:
+            closeTable()
+        case .json:
+            guard let list = report.jsonDocumentList, !documentOpened else { return }
+            pending += "{\"schema\": " + JSONValue.string(schema).serialized() + ", " + JSONValue.string(list).serialized() + ": [\n"
+            documentOpened = true
+        default:
+            return
+        }
+        flush()
     }
 
     /// Writes what is pending.
@@ -105,6 +139,12 @@ final class RecordStream<Result: StreamingReport> {
         guard format == .text else { return }
         writeHeading()
         pending += report.closingText(summary) + "\n"
+    }
+
+    /// The document's opening when no record wrote it, and its closing.
+    fileprivate func closeDocument() {
+        begin()
+        pending += "\n]}\n"
     }
 
     /// The table's header when no record wrote it: a table without rows still says its columns.

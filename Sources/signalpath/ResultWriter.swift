@@ -17,6 +17,8 @@ struct ResultWriter {
     /// For a result streamed as its pass makes it (`stream`): the table's header went out, once
     /// per destination, before the first row, even when that file then fails.
     var wroteHeader = false
+    /// A JSON document the records were written into as they came (`stream`): `finish` writes none.
+    var wroteDocument = false
 
     /// Opens the command's destination; a file that cannot be made ends the command (exit 73).
     init<Command>(output: OutputOptions<Command>, schema: String) throws {
@@ -82,7 +84,7 @@ struct ResultWriter {
     /// failure's code (or the output's own, when writing it failed). A `summary` over the files
     /// follows `files` in JSON and is NDJSON's last line.
     func finish(summary: JSONValue? = nil) throws {
-        if format == .json {
+        if format == .json && !wroteDocument {
             var members: [JSONValue.Member] = [.init("schema", .string(schema)), .init("files", .array(documents))]
             if let summary { members.append(.init("summary", summary)) }
             sink.writeLine(JSONValue.object(members).serialized(pretty: true))
@@ -95,6 +97,13 @@ struct ResultWriter {
             throw ExitCode(ExitStatus.report(error))
         }
         try failures.finish()
+    }
+
+    /// Gives up on the whole output after `error` (a source that fails part-way through): an
+    /// --output file is discarded rather than put in place looking whole; exits with its code.
+    func abandon(_ error: SignalPathError) -> ExitCode {
+        sink.abandon()
+        return ExitCode(ExitStatus.report(error))
     }
 
     /// `finish()` for one input of a batch: returns its failures (a failed input, then a failed

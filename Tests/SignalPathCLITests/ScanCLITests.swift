@@ -112,6 +112,19 @@ struct ScanCLITests {
         for row in known {
             #expect(abs((row[1] as? Double ?? 0) + 23) <= 0.1 && row[2] as? Bool == true && abs((row[3] as? Double ?? 0) + 23) <= 0.1, "\(row)")
         }
+        // JSON: the NDJSON records (without their schema) in one document, written as it goes.
+        let document = try #require(try JSONSerialization.jsonObject(with: try signalpath("export", database, "--format", "json").stdoutData) as? [String: Any])
+        let entries = try #require(document["files"] as? [[String: Any]])
+        let records = try String(contentsOfFile: ndjson, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(document["schema"] as? String == "signalpath.export/1" && entries.count == records.count && records.count == tree.audio.count + tree.broken.count)
+        for (entry, record) in zip(entries, records) {
+            let canonical = { (object: [String: Any]) in try JSONSerialization.data(withJSONObject: object, options: .sortedKeys) }
+            #expect(try canonical(entry) == canonical(record.filter { $0.key != "schema" }), "\(entry["path"] ?? "")")
+        }
+        let none = try JSONSerialization.jsonObject(with: try signalpath("export", database, "--where", "0", "--format", "json").stdoutData) as? [String: Any]
+        #expect((none?["files"] as? [Any])?.isEmpty == true)
         let failedCSV = try signalpath("export", database, "--failed", "--format", "csv")
         let lines = failedCSV.stdout.split(separator: "\n")
         #expect(lines.count == tree.broken.count + 1 && lines[0].hasPrefix("path,size_bytes,mtime_ns,content_sha256,status"))

@@ -11,6 +11,9 @@ public indirect enum JSONValue: Sendable, Equatable {
     case string(String)
     case array([JSONValue])
     case object([Member])
+    /// JSON text that is already serialized (a stored record), written as it is: neither escaped
+    /// nor re-indented. Whoever makes one vouches that it is one JSON value.
+    case raw(String)
 
     public struct Member: Sendable, Equatable {
         public var key: String
@@ -47,6 +50,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .integer(let value): output += String(value)
         case .number(let value): output += value.isFinite ? UnitFormat.shortest(value) : "null"
         case .string(let value): JSONValue.writeString(value, to: &output)
+        case .raw(let text): output += text
         case .array(let values):
             writeContainer(open: "[", close: "]", count: values.count, to: &output, pretty: pretty, indent: indent) { index, output in
                 values[index].write(to: &output, pretty: pretty, indent: indent + 1)

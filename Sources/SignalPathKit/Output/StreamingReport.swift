@@ -29,6 +29,10 @@ public protocol StreamingReport {
     func jsonMembers(objects: [JSONValue], summary: Summary) -> [JSONValue.Member]
     /// NDJSON's last line for the file (so a file without records is still seen); nil for none.
     func closingLine(_ summary: Summary) -> [JSONValue.Member]?
+    /// The key of the list the records' objects make when they are the whole JSON document (an
+    /// export: one source, rows past memory): the document is then written as it goes, one object
+    /// per line, instead of held for `jsonMembers`. Nil for a file's entry in the document.
+    var jsonDocumentList: String? { get }
 
     /// Records are small and many (a point per 100 ms): written in batches, not one write each.
     var writesInBatches: Bool { get }
@@ -39,6 +43,7 @@ extension StreamingReport {
     public func textLines(_ record: Record) -> String { preconditionFailure("\(Self.self) has no text report") }
     public func closingText(_ summary: Summary) -> String { preconditionFailure("\(Self.self) has no text report") }
     public func closingLine(_ summary: Summary) -> [JSONValue.Member]? { nil }
+    public var jsonDocumentList: String? { nil }
     public var writesInBatches: Bool { false }
 }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import SignalPathKit
 
-struct Export: ParsableCommand, DataCommand {
+struct Export: AsyncParsableCommand, DataCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         _superCommandName: "signalpath",
@@ -32,7 +32,7 @@ struct Export: ParsableCommand, DataCommand {
     static let name = "export"
     static let formats: [OutputFormat] = [.ndjson, .csv, .json]
     static let view = TerminalView.records
-    static let schema = "signalpath.export/1"
+    static let schema = ScanExport.schema
 
     @Argument(help: "The scan database.")
     var database: String
@@ -45,82 +45,21 @@ struct Export: ParsableCommand, DataCommand {
 
     @OptionGroup var output: OutputOptions<Export>
 
-    func run() throws {
-        let sink: OutputSink
-        do throws(SignalPathError) {
-            sink = try output.open()
-        } catch {
-            throw ExitCode(ExitStatus.report(error))
-        }
-        let format = output.resolvedFormat
+    /// The rows go out as they are read (`ResultWriter.stream`). The database is one source: an
+    /// error in it discards the whole output (half an export must not look whole) rather than
+    /// being one file's entry.
+    func run() async throws {
+        var writer = try ResultWriter(output: output, schema: Self.schema)
         let filter = [failed ? "status = 'error'" : nil, condition.map { "(\($0))" }].compactMap { $0 }.joined(separator: " AND ")
-        var count = 0
-        if format == .json { sink.write("{\"schema\": \"\(Self.schema)\", \"files\": [\n") }
-        if format == .csv {
-            var table = DelimitedText(.csv)
-            table.append(ScanRecord.columns.filter { !Self.leftOutOfCSV.contains($0) })
-            sink.write(table.text)
-        }
+        let database = database
         do throws(SignalPathError) {
-            try ScanStore.openForReading(database).forEachRecord(where: filter.isEmpty ? nil : filter) { record in
-                switch format {
-                case .csv:
-                    var table = DelimitedText(.csv)
-                    table.append(Self.csvFields(record))
-                    sink.write(table.text)
-                case .json:
-                    sink.write((count == 0 ? "" : ",\n") + Self.line(record, schema: false))
-                default:
-                    sink.writeLine(Self.line(record, schema: true))
-                }
-                count += 1
+            try await writer.stream(ScanExport()) { rows throws(SignalPathError) in
+                rows.begin()
+                try ScanStore.openForReading(database).forEachRecord(where: filter.isEmpty ? nil : filter) { rows.add($0) }
             }
         } catch {
-            // Half an export must not look whole: an --output file is not put in place.
-            sink.abandon()
-            throw ExitCode(ExitStatus.report(error))
+            throw writer.abandon(error)
         }
-        if format == .json { sink.write("\n]}\n") }
-        do throws(SignalPathError) {
-            try sink.finish()
-        } catch {
-            throw ExitCode(ExitStatus.report(error))
-        }
-    }
-
-    /// One record as a JSON object on one line: the columns, then `result` (the stored analyze
-    /// record, spliced in as stored: it is JSON that signalpath wrote).
-    static func line(_ record: ScanRecord, schema: Bool) -> String {
-        var members: [JSONValue.Member] = schema ? [.init("schema", .string(Self.schema))] : []
-        for (column, value) in zip(ScanRecord.columns, record.values) where column != "result_json" {
-            let json: JSONValue
-            switch value {
-            case .null: json = .null
-            case .integer(let number): json = ScanRecord.booleanColumns.contains(column) ? .bool(number != 0) : .integer(number)
-            case .real(let number): json = .number(number)
-            case .text(let text): json = .string(text)
-            // fingerprint_raw: the sub-fingerprints, as analyze's `fingerprint.raw` lists them.
-            case .blob(let bytes): json = .array(ScanRecord.raw(ofBytes: bytes).map { .integer(Int64($0)) })
-            }
-            members.append(.init(column, json))
-        }
-        let head = JSONValue.object(members).serialized()
-        return head.dropLast() + ",\"result\":" + (record.resultJSON ?? "null") + "}"
-    }
-
-    /// CSV's cells are scalars: the record and the raw sub-fingerprints (whose compressed form,
-    /// `fingerprint`, is there) stay in NDJSON and JSON.
-    static let leftOutOfCSV: Set<String> = ["result_json", "fingerprint_raw"]
-
-    static func csvFields(_ record: ScanRecord) -> [String] {
-        zip(ScanRecord.columns, record.values).filter { !leftOutOfCSV.contains($0.0) }.map { column, value in
-            switch value {
-            case .null: return ""
-            case .integer(let number): return ScanRecord.booleanColumns.contains(column) ? (number != 0 ? "true" : "false") : String(number)
-            case .real(let number): return UnitFormat.shortest(number)
-            case .text(let text): return text
-            case .blob: return ""
-            }
-        }
+        try writer.finish()
     }
 }

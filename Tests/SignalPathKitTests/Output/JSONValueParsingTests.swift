@@ -64,4 +64,26 @@ struct JSONValueParsingTests {
             #expect(JSONValue(parsing: value.serialized(pretty: true)) == value)
         }
     }
+
+    /// `value` with each part, one time in three, replaced by its own compact text as `.raw`.
+    func spliced(_ value: JSONValue, using generator: inout SeededGenerator) -> JSONValue {
+        if Int.random(in: 0..<3, using: &generator) == 0 { return .raw(value.serialized()) }
+        switch value {
+        case .array(let values): return .array(values.map { spliced($0, using: &generator) })
+        case .object(let members): return .object(members.map { JSONValue.Member($0.key, spliced($0.value, using: &generator)) })
+        default: return value
+        }
+    }
+
+    @Test("300 seeded random values with parts already serialized (raw): the text of the whole value, read back equal; raw is never re-indented")
+    func rawSplice() {
+        var generator = SeededGenerator(seed: 40)
+        for _ in 0..<300 {
+            let value = randomValue(depth: 0, using: &generator)
+            let text = spliced(value, using: &generator).serialized()
+            #expect(text == value.serialized())
+            #expect(JSONValue(parsing: text) == value, "\(text)")
+        }
+        #expect(JSONValue.object(["result": .raw(#"{"a": [1,2]}"#)]).serialized(pretty: true) == "{\n  \"result\": {\"a\": [1,2]}\n}")
+    }
 }
