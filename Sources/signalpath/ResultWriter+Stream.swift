@@ -105,8 +105,7 @@ final class RecordStream<Result: StreamingReport> {
         if !report.writesInBatches || pending.utf8.count >= 1 << 16 { flush() }
     }
 
-    /// Writes what comes before the first record now (the table's header, the document's
-    /// opening) rather than with the first record: export writes them before it opens its database.
+    /// Writes what comes before the first record (the table's header, the document's opening).
     func begin() {
         switch format {
         case .csv, .tsv:

@@ -54,7 +54,6 @@ struct Export: AsyncParsableCommand, DataCommand {
         let database = database
         do throws(SignalPathError) {
             try await writer.stream(ScanExport()) { rows throws(SignalPathError) in
-                rows.begin()
                 try ScanStore.openForReading(database).forEachRecord(where: filter.isEmpty ? nil : filter) { rows.add($0) }
             }
         } catch {
