@@ -176,6 +176,28 @@ struct ReplayGainCLITests {
         #expect(fields["REPLAYGAIN_TRACK_GAIN"] != nil && fields["REPLAYGAIN_ALBUM_GAIN"] != nil, "\(fields)")
     }
 
+    @Test("CSV: a row per file with the JSON's values at the tags' decimals (gains 2, peaks 6), the gain as the tag writes it")
+    func table() throws {
+        let tracks = try copy("flac", into: "table")
+        let files = try #require(try json(try signalpath(["replaygain", "--dry-run", "--album", "--format", "json"] + tracks))["files"] as? [[String: Any]])
+        let csv = try signalpath(["replaygain", "--dry-run", "--album", "--format", "csv"] + tracks)
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let lines = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = [
+            "path", "container", "status", "loudness_lufs", "track_gain_db", "track_peak", "album_loudness_lufs", "album_gain_db", "album_peak", "peak",
+        ]
+        #expect(lines.first == header && lines.count == files.count + 1, "\(csv.stdout)")
+        for (row, file) in zip(lines.dropFirst(), files) {
+            let column = Dictionary(uniqueKeysWithValues: zip(header, row))
+            #expect(column["path"] == file["path"] as? String && column["status"] == "would_write" && column["container"] == "flac")
+            for (key, decimals) in [("loudness_lufs", 2), ("track_gain_db", 2), ("track_peak", 6), ("album_gain_db", 2), ("album_peak", 6)] {
+                let value = try #require(file[key] as? Double, "\(key)")
+                #expect(abs((Double(column[key] ?? "") ?? .nan) - value) <= 0.5 * pow(10, -Double(decimals)) + 1e-12, "\(key): \(column[key] ?? "")")
+            }
+            #expect((file["fields"] as? [String: String])?["REPLAYGAIN_TRACK_GAIN"] == "\(column["track_gain_db"] ?? "") dB")
+        }
+    }
+
     @Test("a directory's folders are albums; current files are skipped, by their tags or by --db, and a changed album is measured again")
     func easyMode() throws {
         let flac = try copy("flac", into: "library/a"), opus = try copy("opus", into: "library/b")

@@ -34,8 +34,8 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
             --dry-run measures and reports what would be written, writing nothing. The report \
             gives each file's loudness and fields; --format json (schema signalpath.replaygain/1) \
             per file path, container, status (written, would_write, current), loudness_lufs, \
-            track_gain_db, track_peak, album_loudness_lufs, album_gain_db, album_peak, fields. \
-            See docs/REPLAYGAIN.md.
+            track_gain_db, track_peak, album_loudness_lufs, album_gain_db, album_peak, fields; \
+            --format csv the same but fields, a row per file. See docs/REPLAYGAIN.md.
 
             Exit status: 0 when every file was tagged (or current); a file that cannot be read \
             or written is one line on standard error (signalpath: FILE: reason) and the others \
@@ -50,7 +50,7 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
             """
     )
     static let name = "replaygain"
-    static let formats: [OutputFormat] = [.text, .json, .ndjson]
+    static let formats: [OutputFormat] = [.text, .csv, .tsv, .json, .ndjson]
     static let view = TerminalView.report
     static let schema = "signalpath.replaygain/1"
 
@@ -141,7 +141,7 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
                 for path in group.tracks where current.contains(path) {
                     counts.files += 1
                     counts.current += 1
-                    report(path: path, status: "current", gain: nil, writer: &writer)
+                    report(path: path, status: .current, gain: nil, writer: &writer)
                 }
                 pending = group.isAlbum ? [] : group.tracks.filter { !current.contains($0) }
             }
@@ -205,7 +205,7 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
                     try ledger?.record(gain.path, settings: settings, album: albumKey, gain: gain)
                 }
                 counts.written += 1
-                report(path: gain.path, status: writes ? "written" : "would_write", gain: gain, writer: &writer)
+                report(path: gain.path, status: writes ? .written : .wouldWrite, gain: gain, writer: &writer)
             } catch {
                 counts.failed += 1
                 writer.failed(error)
@@ -235,26 +235,11 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
         return current
     }
 
-    private func report(path: String, status: String, gain: ReplayGain?, writer: inout ResultWriter) {
-        let fields = gain?.fields ?? []
-        switch writer.format {
-        case .text:
-            var lines = [
-                "\(TerminalText.sanitized(path)): " + (gain.map { UnitFormat.fixed($0.trackLoudness, 2) + " LUFS, " } ?? "") + (status == "would_write" ? "would write" : status)
-            ]
-            if let album = gain?.album { lines[0] += " (album \(UnitFormat.fixed(album.loudness, 2)) LUFS)" }
-            lines += fields.map { "  \($0.key)=\($0.value)" }
-            writer.writeReport(lines.joined(separator: "\n"))
-        default: break
+    private func report(path: String, status: ReplayGainOutcome.Status, gain: ReplayGain?, writer: inout ResultWriter) {
+        do throws(SignalPathError) {
+            try writer.write(ReplayGainOutcome(path: path, status: status, gain: gain, peak: peak.rawValue))
+        } catch {
+            writer.failed(error)
         }
-        writer.succeeded(json: [
-            .init("path", .string(path)), .init("container", gain.map { .string($0.container.rawValue) } ?? .null), .init("status", .string(status)),
-            .init("loudness_lufs", Self.number(gain?.trackLoudness)), .init("track_gain_db", Self.number(gain?.trackGain)),
-            .init("track_peak", Self.number(gain?.trackPeak)), .init("album_loudness_lufs", Self.number(gain?.album?.loudness)),
-            .init("album_gain_db", Self.number(gain?.albumGain)), .init("album_peak", Self.number(gain?.album?.peak)),
-            .init("peak", .string(peak.rawValue)), .init("fields", .object(fields.map { .init($0.key, .string($0.value)) })),
-        ])
     }
-
-    private static func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
 }
