@@ -71,7 +71,7 @@ public final class MessageDigest {
 
 /// libcrypto's functions, looked up once with `dlsym` after one `dlopen`, and the two digest
 /// methods fetched once (an implicit fetch on every `EVP_DigestInit_ex` costs a provider lookup).
-private struct LibCrypto: @unchecked Sendable {
+private struct LibCrypto: LazyLibrary, @unchecked Sendable {
     // @unchecked: C function pointers and fetched methods, immutable after loading and usable from
     // any thread (each digest has its own context).
     let newContext: sp_EVP_MD_CTX_new_fn
@@ -83,31 +83,19 @@ private struct LibCrypto: @unchecked Sendable {
     let sha256: OpaquePointer
 
     static let libraryName = "libcrypto.so.3"
-    private static let loaded: Result<LibCrypto, SignalPathError> = load()
+    static let need = "digests need OpenSSL's libcrypto (Debian: apt-get install libssl3)"
+    static let loaded = load()
 
-    static func library() throws(SignalPathError) -> LibCrypto {
-        switch loaded {
-        case .success(let crypto): return crypto
-        case .failure(let error): throw error
+    init(_ library: SharedLibrary) throws(SignalPathError) {
+        let fetch = try library.function("EVP_MD_fetch", sp_EVP_MD_fetch_fn.self)
+        guard let md5 = fetch(nil, "MD5", nil), let sha256 = fetch(nil, "SHA256", nil) else {
+            throw .unavailable(path: Self.libraryName, reason: "libcrypto offers no MD5 or SHA-256")
         }
-    }
-
-    private static func load() -> Result<LibCrypto, SignalPathError> {
-        do throws(SignalPathError) {
-            let library = try SharedLibrary(libraryName, need: "digests need OpenSSL's libcrypto (Debian: apt-get install libssl3)")
-            let fetch = try library.function("EVP_MD_fetch", sp_EVP_MD_fetch_fn.self)
-            guard let md5 = fetch(nil, "MD5", nil), let sha256 = fetch(nil, "SHA256", nil) else {
-                return .failure(.unavailable(path: libraryName, reason: "libcrypto offers no MD5 or SHA-256"))
-            }
-            return .success(
-                LibCrypto(
-                    newContext: try library.function("EVP_MD_CTX_new", sp_EVP_MD_CTX_new_fn.self),
-                    freeContext: try library.function("EVP_MD_CTX_free", sp_EVP_MD_CTX_free_fn.self),
-                    initialise: try library.function("EVP_DigestInit_ex", sp_EVP_DigestInit_ex_fn.self),
-                    update: try library.function("EVP_DigestUpdate", sp_EVP_DigestUpdate_fn.self),
-                    final: try library.function("EVP_DigestFinal_ex", sp_EVP_DigestFinal_ex_fn.self), md5: md5, sha256: sha256))
-        } catch {
-            return .failure(error)
-        }
+        (self.md5, self.sha256) = (md5, sha256)
+        newContext = try library.function("EVP_MD_CTX_new", sp_EVP_MD_CTX_new_fn.self)
+        freeContext = try library.function("EVP_MD_CTX_free", sp_EVP_MD_CTX_free_fn.self)
+        initialise = try library.function("EVP_DigestInit_ex", sp_EVP_DigestInit_ex_fn.self)
+        update = try library.function("EVP_DigestUpdate", sp_EVP_DigestUpdate_fn.self)
+        final = try library.function("EVP_DigestFinal_ex", sp_EVP_DigestFinal_ex_fn.self)
     }
 }

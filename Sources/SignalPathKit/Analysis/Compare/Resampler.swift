@@ -70,7 +70,7 @@ public final class Resampler {
 }
 
 /// libsoxr's functions, looked up once with `dlsym` after one `dlopen`.
-private struct Soxr: @unchecked Sendable {
+private struct Soxr: LazyLibrary, @unchecked Sendable {
     // @unchecked: C function pointers, immutable after loading, callable from any thread (each
     // resampler has its own soxr_t).
     let create: sp_soxr_create_fn
@@ -78,24 +78,12 @@ private struct Soxr: @unchecked Sendable {
     let delete: sp_soxr_delete_fn
 
     static let libraryName = "libsoxr.so.0"
-    private static let loaded: Result<Soxr, SignalPathError> = load()
+    static let need = "compare resamples with libsoxr (Debian: apt-get install libsoxr0)"
+    static let loaded = load()
 
-    static func library() throws(SignalPathError) -> Soxr {
-        switch loaded {
-        case .success(let soxr): return soxr
-        case .failure(let error): throw error
-        }
-    }
-
-    private static func load() -> Result<Soxr, SignalPathError> {
-        do throws(SignalPathError) {
-            let library = try SharedLibrary(libraryName, need: "compare resamples with libsoxr (Debian: apt-get install libsoxr0)")
-            return .success(
-                Soxr(
-                    create: try library.function("soxr_create", sp_soxr_create_fn.self), process: try library.function("soxr_process", sp_soxr_process_fn.self),
-                    delete: try library.function("soxr_delete", sp_soxr_delete_fn.self)))
-        } catch {
-            return .failure(error)
-        }
+    init(_ library: SharedLibrary) throws(SignalPathError) {
+        create = try library.function("soxr_create", sp_soxr_create_fn.self)
+        process = try library.function("soxr_process", sp_soxr_process_fn.self)
+        delete = try library.function("soxr_delete", sp_soxr_delete_fn.self)
     }
 }

@@ -50,7 +50,7 @@ final class Chromaprint {
 }
 
 /// libchromaprint's functions, looked up once with `dlsym` after one `dlopen`.
-private struct ChromaprintLibrary: @unchecked Sendable {
+private struct ChromaprintLibrary: LazyLibrary, @unchecked Sendable {
     // @unchecked: C function pointers, immutable after loading, callable from any thread (each
     // fingerprint has its own context).
     let new: sp_chromaprint_new_fn
@@ -63,30 +63,17 @@ private struct ChromaprintLibrary: @unchecked Sendable {
     let dealloc: sp_chromaprint_dealloc_fn
 
     static let libraryName = "libchromaprint.so.1"
-    private static let loaded: Result<ChromaprintLibrary, SignalPathError> = load()
+    static let need = "fingerprints need libchromaprint (Debian: apt-get install libchromaprint1)"
+    static let loaded = load()
 
-    static func library() throws(SignalPathError) -> ChromaprintLibrary {
-        switch loaded {
-        case .success(let library): return library
-        case .failure(let error): throw error
-        }
-    }
-
-    private static func load() -> Result<ChromaprintLibrary, SignalPathError> {
-        do throws(SignalPathError) {
-            let library = try SharedLibrary(libraryName, need: "fingerprints need libchromaprint (Debian: apt-get install libchromaprint1)")
-            return .success(
-                ChromaprintLibrary(
-                    new: try library.function("chromaprint_new", sp_chromaprint_new_fn.self),
-                    free: try library.function("chromaprint_free", sp_chromaprint_free_fn.self),
-                    start: try library.function("chromaprint_start", sp_chromaprint_start_fn.self),
-                    feed: try library.function("chromaprint_feed", sp_chromaprint_feed_fn.self),
-                    finish: try library.function("chromaprint_finish", sp_chromaprint_finish_fn.self),
-                    fingerprint: try library.function("chromaprint_get_fingerprint", sp_chromaprint_get_fingerprint_fn.self),
-                    rawFingerprint: try library.function("chromaprint_get_raw_fingerprint", sp_chromaprint_get_raw_fingerprint_fn.self),
-                    dealloc: try library.function("chromaprint_dealloc", sp_chromaprint_dealloc_fn.self)))
-        } catch {
-            return .failure(error)
-        }
+    init(_ library: SharedLibrary) throws(SignalPathError) {
+        new = try library.function("chromaprint_new", sp_chromaprint_new_fn.self)
+        free = try library.function("chromaprint_free", sp_chromaprint_free_fn.self)
+        start = try library.function("chromaprint_start", sp_chromaprint_start_fn.self)
+        feed = try library.function("chromaprint_feed", sp_chromaprint_feed_fn.self)
+        finish = try library.function("chromaprint_finish", sp_chromaprint_finish_fn.self)
+        fingerprint = try library.function("chromaprint_get_fingerprint", sp_chromaprint_get_fingerprint_fn.self)
+        rawFingerprint = try library.function("chromaprint_get_raw_fingerprint", sp_chromaprint_get_raw_fingerprint_fn.self)
+        dealloc = try library.function("chromaprint_dealloc", sp_chromaprint_dealloc_fn.self)
     }
 }
