@@ -17,7 +17,7 @@ SVG carry no date and are hashed as written.
 
     scripts/output-digest.py [--binary .build/debug/signalpath] [--bench Benchmarks/Data] [--only REGEX] > digest.txt
 """
-import argparse, hashlib, os, pathlib, re, shlex, subprocess, sys, tempfile
+import argparse, hashlib, os, pathlib, re, shlex, shutil, subprocess, sys, tempfile
 
 root = pathlib.Path(__file__).resolve().parent.parent
 
@@ -72,6 +72,7 @@ def main():
         data = data.replace(str(work).encode(), b"$WORK").replace(str(root).encode(), b"$ROOT")
         data = re.sub(rb"/CreationDate \([^)]*\)", b"/CreationDate ()", data)
         data = re.sub(rb'"seconds": [0-9.]+', b'"seconds": 0', data)  # scan's elapsed time
+        data = re.sub(rb"(Scanned into [^\n]*) in [^\n]*", rb"\1 in TIME", data)  # the same, in its text
         data = re.sub(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", b"TIME", data)  # rows' analyzed_at
         data = re.sub(rb"\b1\d{18}\b", b"MTIME", data)  # rows' mtime_ns: when the checkout wrote Samples/
         stderr = done.stderr.replace(str(work).encode(), b"$WORK").replace(str(root).encode(), b"$ROOT")
@@ -170,6 +171,16 @@ def main():
     for fmt in ["csv", "json", "ndjson"]:
         run(f"export scan.db --format {fmt}", ["export", db, "--format", fmt])
     run("export scan.db --failed --format json", ["export", db, "--failed", "--format", "json"])
+    # The whole-database reports: scan's text summary, scan --duplicates and duplicates, over a tree
+    # with a copy of one file (equal content) and a WAV beside its RF64 twin (equal audio).
+    shutil.copyfile(sine, tree / "copy-of-sine.wav")
+    os.utime(tree / "copy-of-sine.wav", (1_700_000_000, 1_700_000_000))
+    identity = work / "identity.db"
+    run("scan tree --content-hash --md5 --fingerprint --format text",
+        ["scan", tree, "--db", identity, "--content-hash", "--md5", "--fingerprint", "--jobs", "1"])
+    for fmt in ["text", "json"]:
+        run(f"scan --duplicates --format {fmt}", ["scan", "--db", identity, "--duplicates", "--format", fmt])
+        run(f"duplicates identity.db --format {fmt}", ["duplicates", identity, "--format", fmt])
 
 
 if __name__ == "__main__":

@@ -33,33 +33,19 @@ struct Duplicates: ParsableCommand, DataCommand {
     @OptionGroup var output: OutputOptions<Duplicates>
 
     func run() throws {
-        let sink: OutputSink
+        var writer = try ResultWriter(output: output, schema: AudioDuplicatesReport.schema)
         let found: AudioDuplicates
-        do throws(SignalPathError) {
-            sink = try output.open()
-        } catch {
-            throw ExitCode(ExitStatus.report(error))
-        }
         do throws(SignalPathError) {
             found = try AudioDuplicates.find(in: ScanStore.openForReading(database))
         } catch {
-            sink.abandon()
-            throw ExitCode(ExitStatus.report(error))
+            throw writer.abandon(error)
         }
         if found.hashedFiles == 0 && found.fingerprintedFiles == 0 {
             StandardError.writeLine(
                 "signalpath: \(TerminalText.sanitized(database)): no row has an audio MD5 or a fingerprint: scan with --md5 --fingerprint (--rescan for files already scanned)"
             )
         }
-        if output.resolvedFormat == .json {
-            sink.writeLine(found.json(database: database).serialized(pretty: true))
-        } else {
-            sink.write(found.text)
-        }
-        do throws(SignalPathError) {
-            try sink.finish()
-        } catch {
-            throw ExitCode(ExitStatus.report(error))
-        }
+        writer.write(document: AudioDuplicatesReport(found, database: database))
+        try writer.finish()
     }
 }

@@ -77,8 +77,8 @@ struct Scan: AsyncParsableCommand, DataCommand {
     }
 
     func run() async throws {
-        let sink = try openOutput()
-        if duplicates { return try listDuplicates(into: sink) }
+        var writer = try ResultWriter(output: output, schema: duplicates ? ContentDuplicatesReport.schema : ScanSummaryReport.schema)
+        if duplicates { return try listDuplicates(into: &writer) }
         StopSignals.install(secondSignalEnds: true)
         var unreachable = 0
         let files: [String]
@@ -128,22 +128,10 @@ struct Scan: AsyncParsableCommand, DataCommand {
         }
         progress.finish()
         summary.unreachable = unreachable
-        write(summary, to: sink)
-        do throws(SignalPathError) {
-            try sink.finish()
-        } catch {
-            throw ExitCode(ExitStatus.report(error))
-        }
+        writer.write(document: ScanSummaryReport(summary, database: db, profile: extras.profile?.name))
+        try writer.finish()
         if let signal = summary.interruptedBy { throw ExitCode(128 + signal) }
         if summary.failed + summary.failedBefore + summary.unreachable > 0 { throw ExitCode(ExitStatus.badData) }
-    }
-
-    private func openOutput() throws -> OutputSink {
-        do throws(SignalPathError) {
-            return try output.open()
-        } catch {
-            throw ExitCode(ExitStatus.report(error))
-        }
     }
 
     /// `120/500 files  3.2 MB/s  8.1 files/s  2 failed`.
@@ -152,60 +140,6 @@ struct Scan: AsyncParsableCommand, DataCommand {
         let failures = state.failed > 0 ? "  \(state.failed) failed" : ""
         return "\(state.done)/\(state.total) files  \(UnitFormat.fixed(Double(state.bytesDone) / seconds / 1e6, 1)) MB/s  "
             + "\(UnitFormat.fixed(Double(state.done) / seconds, 1)) files/s\(failures)"
-    }
-
-    private func write(_ summary: ScanSummary, to sink: OutputSink) {
-        if output.resolvedFormat == .json {
-            sink.writeLine(Self.json(summary, database: db, profile: extras.profile?.name).serialized(pretty: true))
-            return
-        }
-        let rescanned = summary.rescanned > 0 ? "; \(summary.rescanned) of them again with this scan's settings (--rescan)" : ""
-        var lines = [
-            "Scanned into \(TerminalText.sanitized(db)) in \(UnitFormat.time(summary.seconds, decimals: 2))",
-            "  analysed    \(summary.analysed) (\(UnitFormat.fixed(Double(summary.bytesRead) / 1e6, 1)) MB read\(rescanned))",
-            "  unchanged   \(summary.unchanged) (stored rows still hold: not read)",
-        ]
-        if summary.keptOtherSettings > 0 {
-            lines.append("  kept        \(summary.keptOtherSettings) (rows made with other settings, kept as they are: --rescan analyses them)")
-        }
-        if summary.recognised > 0 { lines.append("  recognised  \(summary.recognised) (same content as a stored file: not analysed)") }
-        lines.append("  failed      \(summary.failed)" + (summary.failedBefore > 0 ? " now, \(summary.failedBefore) before (not read again)" : ""))
-        lines.append(
-            "  truncated   \(summary.truncated)" + (summary.truncatedBefore > 0 ? " now, \(summary.truncatedBefore) before" : "")
-                + (summary.truncated + summary.truncatedBefore > 0 ? " (shorter than their headers promise: see the messages above)" : ""))
-        if let profile = extras.profile {
-            lines.append(
-                "  check       \(profile.name): \(summary.passed) passed, \(summary.notPassed) did not pass"
-                    + (summary.withoutVerdict > 0 ? ", \(summary.withoutVerdict) without its verdict (rows kept with other settings)" : ""))
-        }
-        if summary.unreachable > 0 { lines.append("  unreachable \(summary.unreachable) (not walked: see the messages above)") }
-        if summary.vanished > 0 { lines.append("  vanished    \(summary.vanished) (deleted before their turn)") }
-        if let signal = summary.interruptedBy {
-            lines.append("  stopped by signal \(signal): the files in flight were finished and committed; run again to go on")
-        }
-        sink.write(lines.joined(separator: "\n") + "\n")
-    }
-
-    /// The summary as `signalpath.scan/1`; `check` is null without a profile.
-    static func json(_ summary: ScanSummary, database: String, profile: String?) -> JSONValue {
-        func count(_ value: Int) -> JSONValue { .integer(Int64(value)) }
-        let check: JSONValue =
-            profile.map { name in
-                .object([
-                    "profile": .string(name), "passed": count(summary.passed), "failed": count(summary.notPassed),
-                    "without_verdict": count(summary.withoutVerdict),
-                ])
-            } ?? .null
-        return .object([
-            "schema": "signalpath.scan/1", "database": .string(database),
-            "analysed": count(summary.analysed), "rescanned": count(summary.rescanned), "unchanged": count(summary.unchanged),
-            "kept_other_settings": count(summary.keptOtherSettings), "recognised": count(summary.recognised), "failed": count(summary.failed),
-            "failed_before": count(summary.failedBefore), "truncated": count(summary.truncated), "truncated_before": count(summary.truncatedBefore),
-            "check": check, "unreachable": count(summary.unreachable), "vanished": count(summary.vanished), "bytes_read": .integer(summary.bytesRead),
-            "commits": count(summary.commits), "rows_written": count(summary.rowsWritten),
-            "seconds": .number((summary.seconds * 1000).rounded() / 1000),
-            "interrupted_by_signal": summary.interruptedBy.map { .integer(Int64($0)) } ?? .null,
-        ])
     }
 
     /// What the parts of a settings key a scan does not ask for keep in a row: "verdicts", "events".
@@ -250,32 +184,15 @@ struct Scan: AsyncParsableCommand, DataCommand {
         }
     }
 
-    /// `--duplicates`: groups of equal content, a blank line between groups (text), or JSON.
-    private func listDuplicates(into sink: OutputSink) throws {
+    /// `--duplicates`: the database's groups of equal content; reads no audio.
+    private func listDuplicates(into writer: inout ResultWriter) throws {
         let groups: [(sha256: String, sizeBytes: Int64, paths: [String])]
         do throws(SignalPathError) {
             groups = try ScanStore.openForReading(db).duplicates()
         } catch {
-            throw ExitCode(ExitStatus.report(error))
+            throw writer.abandon(error)
         }
-        if output.resolvedFormat == .json {
-            let objects: [JSONValue] = groups.map { group in
-                .object([
-                    "content_sha256": .string(group.sha256), "size_bytes": .integer(group.sizeBytes), "paths": .array(group.paths.map { .string($0) }),
-                ])
-            }
-            sink.writeLine(JSONValue.object(["schema": "signalpath.scan-duplicates/1", "groups": .array(objects)]).serialized(pretty: true))
-        } else {
-            let text = groups.map { group in
-                group.paths.map { "\(group.sha256.prefix(16))  \(group.sizeBytes)  \(StandardOutput.isTerminal ? TerminalText.sanitized($0) : $0)" }
-                    .joined(separator: "\n")
-            }.joined(separator: "\n\n")
-            if !text.isEmpty { sink.write(text + "\n") }
-        }
-        do throws(SignalPathError) {
-            try sink.finish()
-        } catch {
-            throw ExitCode(ExitStatus.report(error))
-        }
+        writer.write(document: ContentDuplicatesReport(groups, sanitizesPaths: StandardOutput.isTerminal))
+        try writer.finish()
     }
 }

@@ -1,12 +1,22 @@
-/// `duplicates`' report: JSON (`signalpath.duplicates/1`) and text, from the one result.
-extension AudioDuplicates {
+/// `duplicates`' report: text, or JSON (`signalpath.duplicates/1`), from the one result.
+public struct AudioDuplicatesReport: DocumentReport {
     public static let schema = "signalpath.duplicates/1"
+
+    public let duplicates: AudioDuplicates
+    /// The scan database they were found in, as named.
+    public let database: String
+
+    public init(_ duplicates: AudioDuplicates, database: String) {
+        self.duplicates = duplicates
+        self.database = database
+    }
 
     /// Offsets and similarities to 3 decimals: a sub-fingerprint is 0.124 s.
     private static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
-    public func json(database: String) -> JSONValue {
-        func file(_ file: File) -> [JSONValue.Member] {
+    public var documentMembers: [JSONValue.Member] {
+        let (exact, near, matcher) = (duplicates.exact, duplicates.near, duplicates.matcher)
+        func file(_ file: AudioDuplicates.File) -> [JSONValue.Member] {
             [.init("path", .string(file.path)), .init("duration_s", .number(file.seconds))]
         }
         let exactGroups: [JSONValue] = exact.map { group in
@@ -25,19 +35,22 @@ extension AudioDuplicates {
                         }))
             ])
         }
-        return .object([
-            "schema": .string(Self.schema), "database": .string(database), "files_with_audio_md5": .integer(Int64(hashedFiles)),
-            "files_with_fingerprint": .integer(Int64(fingerprintedFiles)),
-            "rule": .object([
-                "minimum_similarity": .number(matcher.minimumSimilarity),
-                "minimum_overlap_s": .number(Self.rounded(Double(matcher.minimumOverlap) * FingerprintMatcher.itemSeconds)),
-            ]),
-            "exact": .array(exactGroups), "near": .array(nearGroups),
-        ])
+        return [
+            .init("database", .string(database)), .init("files_with_audio_md5", .integer(Int64(duplicates.hashedFiles))),
+            .init("files_with_fingerprint", .integer(Int64(duplicates.fingerprintedFiles))),
+            .init(
+                "rule",
+                .object([
+                    "minimum_similarity": .number(matcher.minimumSimilarity),
+                    "minimum_overlap_s": .number(Self.rounded(Double(matcher.minimumOverlap) * FingerprintMatcher.itemSeconds)),
+                ])),
+            .init("exact", .array(exactGroups)), .init("near", .array(nearGroups)),
+        ]
     }
 
     /// Two sections, a blank line between groups; paths sanitized (a name is not a terminal command).
-    public var text: String {
+    public var documentText: String {
+        let (exact, near, hashedFiles, fingerprintedFiles) = (duplicates.exact, duplicates.near, duplicates.hashedFiles, duplicates.fingerprintedFiles)
         var lines: [String] = []
         lines.append("Exact copies (the same audio MD5): \(exact.count) group\(exact.count == 1 ? "" : "s") (\(hashedFiles) files with an audio MD5)")
         for group in exact {
