@@ -14,9 +14,11 @@ import json, os, re, subprocess, sys
 import numpy as np
 import soundfile as sf
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from band_score import render_band
+
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
-SOUNDFONT = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
 
 
 def run(arguments):
@@ -47,35 +49,7 @@ def speech():
 
 def music():
     """Eight bars of chords, bass and a melody, rendered as float WAV."""
-    import mido
-    rng = np.random.default_rng(38)
-    midi = mido.MidiFile(ticks_per_beat=480)
-    track = mido.MidiTrack()
-    midi.tracks.append(track)
-    track.append(mido.MetaMessage("set_tempo", tempo=mido.bpm2tempo(112), time=0))
-    for channel, program in ((0, 0), (1, 33), (2, 48)):
-        track.append(mido.Message("program_change", channel=channel, program=program, time=0))
-    events = []
-    for bar, root in enumerate([57, 53, 48, 55, 57, 53, 50, 52]):
-        start = bar * 4 * 480
-        for note in (root, root + 4, root + 7):
-            events.append((start, mido.Message("note_on", channel=2, note=note, velocity=70)))
-            events.append((start + 4 * 480 - 10, mido.Message("note_off", channel=2, note=note, velocity=0)))
-        for beat in range(4):
-            events.append((start + beat * 480, mido.Message("note_on", channel=1, note=root - 12, velocity=95)))
-            events.append((start + beat * 480 + 400, mido.Message("note_off", channel=1, note=root - 12, velocity=0)))
-        for eighth in range(8):
-            note = int(root + 12 + rng.choice([0, 2, 4, 7, 9, 12]))
-            events.append((start + eighth * 240, mido.Message("note_on", channel=0, note=note, velocity=int(rng.integers(70, 110)))))
-            events.append((start + eighth * 240 + 220, mido.Message("note_off", channel=0, note=note, velocity=0)))
-    now = 0
-    for time, message in sorted(events, key=lambda event: (event[0], event[1].type == "note_on")):
-        track.append(message.copy(time=time - now))
-        now = time
-    score, rendered = path("music.mid"), path("music-raw.wav")
-    midi.save(score)
-    run(["fluidsynth", "-ni", "-q", "-F", rendered, "-r", "48000", "-T", "wav", "-O", "float", SOUNDFONT, score])
-    return rendered
+    return render_band(out, [57, 53, 48, 55, 57, 53, 50, 52], 112, np.random.default_rng(38))
 
 
 # A podcast's speech is compressed: espeak-ng's peaks stand 19 dB above its loudness, and sox

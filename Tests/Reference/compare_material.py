@@ -20,9 +20,11 @@ import numpy as np
 import soundfile as sf
 from scipy.signal import resample_poly
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from band_score import render_band
+
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
-SOUNDFONT = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
 RATE = 48000
 
 
@@ -50,34 +52,7 @@ def speech():
 
 def music():
     """Four bars of chords, bass and a melody, rendered by fluidsynth at 48 kHz."""
-    import mido
-    rng = np.random.default_rng(41)
-    midi = mido.MidiFile(ticks_per_beat=480)
-    track = mido.MidiTrack()
-    midi.tracks.append(track)
-    track.append(mido.MetaMessage("set_tempo", tempo=mido.bpm2tempo(120), time=0))
-    for channel, program in ((0, 0), (1, 33), (2, 48)):
-        track.append(mido.Message("program_change", channel=channel, program=program, time=0))
-    events = []
-    for bar, root in enumerate([57, 53, 48, 55]):
-        start = bar * 4 * 480
-        for note in (root, root + 4, root + 7):
-            events.append((start, mido.Message("note_on", channel=2, note=note, velocity=70)))
-            events.append((start + 4 * 480 - 10, mido.Message("note_off", channel=2, note=note, velocity=0)))
-        for beat in range(4):
-            events.append((start + beat * 480, mido.Message("note_on", channel=1, note=root - 12, velocity=95)))
-            events.append((start + beat * 480 + 400, mido.Message("note_off", channel=1, note=root - 12, velocity=0)))
-        for eighth in range(8):
-            note = int(root + 12 + rng.choice([0, 2, 4, 7, 9, 12]))
-            events.append((start + eighth * 240, mido.Message("note_on", channel=0, note=note, velocity=int(rng.integers(70, 110)))))
-            events.append((start + eighth * 240 + 220, mido.Message("note_off", channel=0, note=note, velocity=0)))
-    now = 0
-    for time, message in sorted(events, key=lambda event: (event[0], event[1].type == "note_on")):
-        track.append(message.copy(time=time - now))
-        now = time
-    score, rendered = path("music.mid"), path("music-raw.wav")
-    midi.save(score)
-    run(["fluidsynth", "-ni", "-q", "-F", rendered, "-r", str(RATE), "-T", "wav", "-O", "float", SOUNDFONT, score])
+    rendered = render_band(out, [57, 53, 48, 55], 120, np.random.default_rng(41), RATE)
     samples, _ = sf.read(rendered, always_2d=True)
     return 0.5 * samples / np.max(np.abs(samples))
 

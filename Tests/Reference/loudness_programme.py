@@ -16,9 +16,11 @@ import json, os, subprocess, sys, tempfile
 import numpy as np
 import soundfile as sf
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from band_score import render_band
+
 out, minutes = sys.argv[1], float(sys.argv[2])
 rate = int(sys.argv[3]) if len(sys.argv) > 3 else 48000
-SOUNDFONT = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
 rng = np.random.default_rng(39)
 
 
@@ -27,34 +29,11 @@ def run(arguments):
 
 
 def music(folder):
-    """Sixteen bars of chords, bass and a melody at 100 bpm (about 38 s), as float samples."""
-    import mido
-    midi = mido.MidiFile(ticks_per_beat=480)
-    track = mido.MidiTrack()
-    midi.tracks.append(track)
-    track.append(mido.MetaMessage("set_tempo", tempo=mido.bpm2tempo(100), time=0))
-    for channel, program in ((0, 0), (1, 33), (2, 48)):
-        track.append(mido.Message("program_change", channel=channel, program=program, time=0))
-    events = []
-    for bar, root in enumerate([57, 53, 48, 55] * 4):
-        start = bar * 4 * 480
-        for note in (root, root + 4, root + 7):
-            events.append((start, mido.Message("note_on", channel=2, note=note, velocity=60 + 4 * (bar % 5))))
-            events.append((start + 4 * 480 - 10, mido.Message("note_off", channel=2, note=note, velocity=0)))
-        for beat in range(4):
-            events.append((start + beat * 480, mido.Message("note_on", channel=1, note=root - 12, velocity=95)))
-            events.append((start + beat * 480 + 400, mido.Message("note_off", channel=1, note=root - 12, velocity=0)))
-        for eighth in range(8):
-            note = int(root + 12 + rng.choice([0, 2, 4, 7, 9, 12]))
-            events.append((start + eighth * 240, mido.Message("note_on", channel=0, note=note, velocity=int(rng.integers(60, 115)))))
-            events.append((start + eighth * 240 + 220, mido.Message("note_off", channel=0, note=note, velocity=0)))
-    now = 0
-    for time, message in sorted(events, key=lambda event: (event[0], event[1].type == "note_on")):
-        track.append(message.copy(time=time - now))
-        now = time
-    score, rendered, converted = (os.path.join(folder, name) for name in ("music.mid", "music-raw.wav", "music.wav"))
-    midi.save(score)
-    run(["fluidsynth", "-ni", "-q", "-F", rendered, "-r", "48000", "-T", "wav", "-O", "float", SOUNDFONT, score])
+    """Sixteen bars of chords, bass and a melody at 100 bpm (about 38 s), as float samples (the
+    chords' velocity cycles over five bars, the melody's spans 60-114)."""
+    rendered = render_band(folder, [57, 53, 48, 55] * 4, 100, rng, chord_velocity=lambda bar: 60 + 4 * (bar % 5),
+                           melody_velocities=(60, 115))
+    converted = os.path.join(folder, "music.wav")
     run(["sox", rendered, "-r", str(rate), "-c", "1", "-e", "floating-point", converted, "gain", "-n", "-3"])
     return sf.read(converted, dtype="float32")[0]
 
