@@ -10,9 +10,10 @@ bench's 10-minute FLAC and M4A too (Benchmarks/Data, made by `make bench-data`).
 
 Each line is `md5  exit-code  command`; the exit code and standard error's MD5 are part of it.
 What is normalised, because it is not the program's result: the PDF's /CreationDate (Cairo
-writes the time), scan's elapsed seconds and the rows' analysis times and modification times
-(export; the samples' are those of the checkout), and the temporary directory's path where
-scan and export print it. So listings from different checkouts compare. PNG and
+writes the time), scan's elapsed seconds and commit count (its writer batches rows as they queue
+up), the rows' analysis times and modification times (export; the samples' are those of the
+checkout), and the temporary directory's path where scan and export print it. So listings from
+different checkouts compare. PNG and
 SVG carry no date and are hashed as written.
 
     scripts/output-digest.py [--binary .build/debug/signalpath] [--bench Benchmarks/Data] [--only REGEX] > digest.txt
@@ -73,6 +74,7 @@ def main():
         data = re.sub(rb"/CreationDate \([^)]*\)", b"/CreationDate ()", data)
         data = re.sub(rb'"seconds": [0-9.]+', b'"seconds": 0', data)  # scan's elapsed time
         data = re.sub(rb"(Scanned into [^\n]*) in [^\n]*", rb"\1 in TIME", data)  # the same, in its text
+        data = re.sub(rb'"commits": [0-9]+', b'"commits": 0', data)  # the writer batches rows as they queue up
         data = re.sub(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", b"TIME", data)  # rows' analyzed_at
         data = re.sub(rb"\b1\d{18}\b", b"MTIME", data)  # rows' mtime_ns: when the checkout wrote Samples/
         stderr = done.stderr.replace(str(work).encode(), b"$WORK").replace(str(root).encode(), b"$ROOT")

@@ -15,15 +15,28 @@ extension ResultWriter {
             report.appendRecords(to: &table, header: successes == 0, path: path)
             write(table.text)
             if let note = report.tableNote, StandardError.isTerminal { StandardError.writeLine(note) }
-        case .plot:
+        case .plot, .svg, .png, .pdf:
             guard let picture else { preconditionFailure("\(schema) has no picture") }
-            write(picture.terminalText())
-        case .svg, .png, .pdf:
-            guard let picture, let chart = format.chart else { preconditionFailure("\(schema) has no picture") }
-            write(bytes: try picture.chartFile(chart))
+            try draw(picture)
         case .json, .ndjson:
             break
         }
         succeeded(json: report.jsonMembers)
+    }
+
+    /// Writes a result that is a picture only in the chosen picture format and records its
+    /// success: a spectrogram's, whose data takes a pass of its own.
+    mutating func write(picture: PictureOutput) throws(SignalPathError) {
+        try draw(picture)
+        succeeded()
+    }
+
+    /// The picture on a terminal or as a chart file, as the format asks.
+    func draw(_ picture: PictureOutput) throws(SignalPathError) {
+        if let chart = format.chart {
+            write(bytes: try picture.chartFile(chart))
+        } else {
+            write(try picture.terminalText())
+        }
     }
 }

@@ -20,13 +20,9 @@ extension ResultWriter {
         stream.closeTable()
         stream.flush()
         switch format {
-        case .plot:
+        case .plot, .svg, .png, .pdf:
             guard let picture else { preconditionFailure("\(schema) has no picture") }
-            write(picture(summary, stream.kept).terminalText())
-            succeeded()
-        case .svg, .png, .pdf:
-            guard let picture, let chart = format.chart else { preconditionFailure("\(schema) has no picture") }
-            write(bytes: try picture(summary, stream.kept).chartFile(chart))
+            try draw(picture(summary, stream.kept))
             succeeded()
         case .json where report.jsonDocumentList != nil:
             stream.closeDocument()

@@ -125,14 +125,8 @@ struct Spectrogram: AsyncParsableCommand, LevelAxisCommand {
             label: "spectrogram \(path)", enabled: StandardError.isTerminal && output.pattern == nil && frames.upperBound != Int64.max)
         defer { progress.finish() }
         let done = { (frame: SpectrogramAnalyzer.Frame) in progress.update(Double(frame.span.upperBound - frames.lowerBound) / Double(frames.count)) }
-        if format == .plot {
-            writer.write(try plot(file, frames: frames, parameters: parameters, format: format, done: done))
-            writer.succeeded()
-            return
-        }
-        if format.chart != nil {
-            writer.write(bytes: try chart(file, frames: frames, parameters: parameters, format: format, done: done))
-            writer.succeeded()
+        if format.isPicture {
+            try writer.write(picture: picture(of: file, frames: frames, parameters: parameters, done: done))
             return
         }
         let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .all, parameters: parameters, columns: nil)
@@ -147,7 +141,7 @@ struct Spectrogram: AsyncParsableCommand, LevelAxisCommand {
     }
 
     /// A frequency range with no bin in it is an error, not an empty result.
-    private static func requireBins(_ presentation: SpectrogramPresentation, _ analyzer: SpectrogramAnalyzer) throws(SignalPathError) {
+    static func requireBins(_ presentation: SpectrogramPresentation, _ analyzer: SpectrogramAnalyzer) throws(SignalPathError) {
         guard presentation.bins(of: analyzer).isEmpty, let range = presentation.frequencies else { return }
         let nyquist = Double(analyzer.file.format.sampleRate) / 2
         let asked =
@@ -156,73 +150,13 @@ struct Spectrogram: AsyncParsableCommand, LevelAxisCommand {
         throw .invalidRequest(path: analyzer.file.path, reason: "no bin lies \(asked) (Nyquist: \(UnitFormat.shortest(nyquist)) Hz)")
     }
 
-    /// The heat map of one file as a chart file: one analyser frame per pixel column of the
-    /// plot, each turned into a column of pixels as it comes (the single pass of the terminal view).
-    private func chart(
-        _ file: AudioFile, frames: Range<Int64>, parameters: SpectrumParameters, format: OutputFormat, done: (SpectrogramAnalyzer.Frame) -> Void
-    ) throws(SignalPathError) -> [UInt8] {
-        let presentation = self.presentation
-        let rate = Double(file.format.sampleRate)
-        let nyquist = rate / 2
-        let logarithmic = !linear
-        let lowest = minFreq.map { max($0, logarithmic ? 1 : 0) } ?? (logarithmic ? min(20, nyquist / 2) : 0)
-        let range = lowest...max(min(maxFreq ?? nyquist, nyquist), lowest + 1e-9)
-        // The title needs the analyser's fitted parameters, the analyser the plot's width: a
-        // first analyser (cheap: it reads nothing until run) gives the title.
-        let probe = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .mix, parameters: parameters, columns: 1)
-        try Self.requireBins(presentation, probe)
-        let unit = presentation.scale == .dbfs ? "dBFS" : presentation.scale == .psd ? "dB re 1 FS²/Hz" : "dB re 1 FS²"
-        var view = SpectrogramChart(
-            plotting.chartStyle, title: probe.title(scale: presentation.scale), unit: unit, frequencies: probe.frequencies, frequencyRange: range,
-            logarithmic: logarithmic, times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate, floor: levelAxis.floorLevel,
-            colorMap: colormap ?? .viridis)
-        let count = view.analysisColumns(frameCount: Int64(frames.count), windowSize: probe.parameters.windowSize)
-        let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .mix, parameters: parameters, columns: count)
-        try analyzer.run { frame throws(SignalPathError) in
-            view.set(frame: frame.index, of: count, powers: analyzer.spectrum(of: frame).powers(in: presentation.scale)[0])
-            done(frame)
-        }
-        let ceiling = levelAxis.ceiling ?? max(Self.defaultCeiling(highest: view.highest, scale: presentation.scale), levelAxis.floorLevel + 10)
-        return try ChartRenderer.render(view.finished(ceiling: ceiling), as: format.chart!)
-    }
-
-    /// The heat map of one file, as terminal text.
-    private func plot(
-        _ file: AudioFile, frames: Range<Int64>, parameters: SpectrumParameters, format: OutputFormat, done: (SpectrogramAnalyzer.Frame) -> Void
-    ) throws(SignalPathError) -> String {
-        let size = plotting.size(defaultHeight: 32)
-        let plotArea = SpectrogramPlot.plotArea(in: Area(x: 0, y: 0, width: size.width, height: size.height))
-        let analyzer = try SpectrogramAnalyzer(file: file, frames: frames, channels: channel ?? .mix, parameters: parameters, columns: max(1, plotArea.width))
-        let presentation = self.presentation
-        try Self.requireBins(presentation, analyzer)
-        var levels: [[Double]] = []
-        try analyzer.run { frame throws(SignalPathError) in
-            levels.append(analyzer.spectrum(of: frame).values(in: presentation.scale)[0])
-            done(frame)
-        }
-        let rate = Double(file.format.sampleRate)
-        var view = SpectrogramPlot(
-            title: analyzer.title(scale: presentation.scale), frequencies: analyzer.frequencies, frames: levels,
-            times: Double(frames.lowerBound) / rate...Double(frames.upperBound) / rate)
-        view.logarithmic = !linear
-        if minFreq != nil || maxFreq != nil {
-            let nyquist = rate / 2
-            let lowest = minFreq.map { max($0, view.logarithmic ? 1 : 0) } ?? (view.logarithmic ? min(20, nyquist / 2) : 0)
-            view.frequencyRange = lowest...max(min(maxFreq ?? nyquist, nyquist), lowest + 1e-9)
-        }
-        view.floor = levelAxis.floorLevel
-        view.ceiling = levelAxis.ceiling ?? max(Self.defaultCeiling(levels, scale: presentation.scale), view.floor + 10)
-        view.shades = plotting.isMonochrome(format)
-        return plotting.render(format, defaultHeight: 32, theme: Theme(colorMap: colormap ?? .viridis)) { canvas, area in view.draw(into: &canvas, area: area) }
-    }
-
     /// 0 dB for dBFS and power (a full-scale sine reads 0 and -3.01); for a density, which has no
     /// such top, the highest level rounded up to 10 dB.
-    private static func defaultCeiling(_ levels: [[Double]], scale: SpectrumScale) -> Double {
+    static func defaultCeiling(_ levels: [[Double]], scale: SpectrumScale) -> Double {
         defaultCeiling(highest: levels.lazy.flatMap { $0 }.filter(\.isFinite).max() ?? 0, scale: scale)
     }
 
-    private static func defaultCeiling(highest: Double, scale: SpectrumScale) -> Double {
+    static func defaultCeiling(highest: Double, scale: SpectrumScale) -> Double {
         guard scale == .psd else { return 0 }
         return highest.isFinite ? (highest / 10).rounded(.up) * 10 : 0
     }

@@ -73,12 +73,6 @@ struct PlotOptions: ParsableArguments {
         return ChartStyle(width: Double(size.width), height: Double(size.height), pixelScale: (dpi ?? Self.referenceDPI) / Self.referenceDPI, theme: theme ?? .light)
     }
 
-    /// The chart `build` makes in this style, as the bytes of `format`'s file.
-    func chartFile(_ format: OutputFormat, _ build: (ChartStyle) -> Chart) throws(SignalPathError) -> [UInt8] {
-        guard let chart = format.chart else { preconditionFailure("\(format) is not a chart format") }
-        return try ChartRenderer.render(build(chartStyle), as: chart)
-    }
-
     /// The plot size: given, or the terminal's (leaving a line for the prompt), within limits.
     func size(defaultHeight: Int) -> (width: Int, height: Int) {
         let terminal = TerminalSize.current(environment: ProcessEnvironment.current)
