@@ -158,13 +158,8 @@ public final class AudioFile: Sendable {
             sharedDecode = nil
             return
         }
-        let probe: SndFile
-        do {
-            probe = try SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0, startsWithHead: true), path: file.path)
-        } catch {
-            // What libsndfile does not read goes to FFmpeg (not an empty file: nothing reads that).
-            guard case .unrecognizedFormat = error, decoding == .automatic, file.size > 0 else { throw error }
-            let decoder = try Self.openFFmpeg(file, stream: stream, libsndfileError: error)
+        let opened = try Self.openDecoder(file, decoding: decoding, stream: stream)
+        if case .ffmpeg(let decoder) = opened {
             format = decoder.format
             metadata = decoder.metadata
             streams = decoder.streams.map { $0.number == decoder.streamNumber ? Self.describe(decoder.format, number: $0.number, as: $0) : $0 }
@@ -175,8 +170,10 @@ public final class AudioFile: Sendable {
             layout = nil
             return
         }
+        guard case .libsndfile(let probe, let mpegSamples) = opened else { preconditionFailure("FFmpeg's file returned above") }
         try Self.refuseStream(stream, path: file.path)
         var format = probe.format
+        if let mpegSamples { format.frames = mpegSamples }
         if let header, Self.parsedContainers.contains(format.container) {
             // The header's own rate: libsndfile reads AIFF rates of 2³⁰ Hz and more as 800 000 000.
             format.sampleRate = header.sampleRate
@@ -241,6 +238,32 @@ public final class AudioFile: Sendable {
     /// open it either, the file is not recognised as libsndfile said (which names what it looks
     /// like, as MIDI or an image), or, when it looks like a container FFmpeg reads, it is damaged:
     /// an MP4 whose `moov` is missing or cut.
+    /// The decoder of a file that the PCM parser does not read alone.
+    private enum OpenedDecoder {
+        /// libsndfile, with an MP3's counted samples where its own count is an estimate past them.
+        case libsndfile(SndFile, mpegSamples: Int64?)
+        case ffmpeg(FFmpeg)
+    }
+
+    /// libsndfile, or FFmpeg where libsndfile refuses the file (not an empty one: nothing reads
+    /// that) or would stop short of an MP3's end: without an encoder's table its count is an
+    /// estimate, and it decodes no further (docs/DECISIONS.md#mpeg-frame-count).
+    private static func openDecoder(_ file: CachedFile, decoding: Decoding, stream: Int?) throws(SignalPathError) -> OpenedDecoder {
+        let probe: SndFile
+        do {
+            probe = try SndFile(cursor: FileCursor(file: file, readAheadBlocks: 0, startsWithHead: true), path: file.path)
+        } catch {
+            guard case .unrecognizedFormat = error, decoding == .automatic, file.size > 0 else { throw error }
+            return .ffmpeg(try openFFmpeg(file, stream: stream, libsndfileError: error))
+        }
+        guard probe.format.container == .mpeg, decoding == .automatic, let estimate = probe.format.frames,
+            let counted = CompressedLayout.untabledMPEGSamples(FileCursor(file: file, readAheadBlocks: 0, startsWithHead: true), size: file.size),
+            counted != estimate
+        else { return .libsndfile(probe, mpegSamples: nil) }
+        if counted > estimate && FFmpegAPI.isAvailable { return .ffmpeg(try FFmpeg(cursor: FileCursor(file: file), path: file.path, stream: stream)) }
+        return .libsndfile(probe, mpegSamples: min(counted, estimate))
+    }
+
     private static func openFFmpeg(_ file: CachedFile, stream: Int?, libsndfileError: SignalPathError) throws(SignalPathError) -> FFmpeg {
         guard FFmpegAPI.isAvailable else { throw libsndfileError }
         do {

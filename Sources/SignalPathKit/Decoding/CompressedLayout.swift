@@ -119,44 +119,58 @@ struct CompressedLayout: Equatable {
         var xingOffset: Int { 4 + (version == 1 ? (mono ? 17 : 32) : (mono ? 9 : 17)) }
     }
 
+    /// The encoder's table in the first frame (at `offset` of `view`), where there is one: `Xing`
+    /// (VBR), `Info` (LAME's CBR) or `VBRI` (Fraunhofer's). It states the frames; without it the
+    /// decoders estimate them (`untabledMPEGSamples`).
+    static func frameTable(_ view: ByteView, at offset: Int, _ frame: MPEGFrame) -> String? {
+        let xing = view.tag(at: offset + frame.xingOffset)
+        if frame.layer == 3, xing == "Xing" || xing == "Info", view.uint32(at: offset + frame.xingOffset + 4, bigEndian: true) != nil { return xing }
+        if view.tag(at: offset + 36) == "VBRI", view.uint16(at: offset + 40, bigEndian: true) == 1 { return "VBRI" }
+        return nil
+    }
+
     /// How far past the ID3v2 tags the first frame is searched for (encoders' padding, junk).
     private static let mpegSyncSearch = 65536
+
+    /// The first MPEG audio frame after the ID3v2 tags: where the tags end, the bytes read from
+    /// there, and the frame's offset in them and header. The first header whose next frame starts
+    /// with a header too (a lone 0xFFE… is not a frame).
+    static func firstMPEGFrame(_ cursor: FileCursor, size: Int64) -> (tagEnd: Int64, window: [UInt8], offset: Int, frame: MPEGFrame)? {
+        let tagEnd = id3v2Bytes(cursor, at: 0)
+        guard let window = try? cursor.bytes(in: tagEnd..<min(size, tagEnd + Int64(mpegSyncSearch) + 4096)) else { return nil }
+        var index = 0
+        while index + 4 <= min(window.count, mpegSyncSearch + 4) {
+            if let frame = MPEGFrame(window[index...]) {
+                let next = index + frame.length
+                if next + 4 > window.count || MPEGFrame(window[next...]).map({ $0.layer == frame.layer && $0.sampleRate == frame.sampleRate }) == true {
+                    return (tagEnd, window, index, frame)
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
 
     /// An MP3 (or MP2): the audio is the frames after the ID3v2 tags and after the Xing, Info or
     /// VBRI frame (an encoder's table of contents, not audio), up to the ID3v1 and APE tags. The
     /// stated bit rate is FFmpeg's: the average a Xing (VBR) or VBRI tag gives, bytes × 8 over its
     /// frames' duration, and otherwise (Info, a LAME CBR file; no tag) the first frame's.
     private static func mpegAudio(_ cursor: FileCursor, size: Int64) -> CompressedLayout? {
-        let tagEnd = id3v2Bytes(cursor, at: 0)
-        guard let window = try? cursor.bytes(in: tagEnd..<min(size, tagEnd + Int64(mpegSyncSearch) + 4096)) else { return nil }
-        // The first header whose next frame starts with a header too (a lone 0xFFE… is not a frame).
-        var found: (offset: Int, frame: MPEGFrame)?
-        var index = 0
-        while index + 4 <= min(window.count, mpegSyncSearch + 4) {
-            if let frame = MPEGFrame(window[index...]) {
-                let next = index + frame.length
-                if next + 4 > window.count || MPEGFrame(window[next...]).map({ $0.layer == frame.layer && $0.sampleRate == frame.sampleRate }) == true {
-                    found = (index, frame)
-                    break
-                }
-            }
-            index += 1
-        }
-        guard let (offset, frame) = found else { return nil }
+        guard let (tagEnd, window, offset, frame) = firstMPEGFrame(cursor, size: size) else { return nil }
         let view = ByteView(window)
         var audioStart = tagEnd + Int64(offset)
         var stated = Double(frame.bitRate)
-        let xing = view.tag(at: offset + frame.xingOffset)
-        if frame.layer == 3, xing == "Xing" || xing == "Info", let flags = view.uint32(at: offset + frame.xingOffset + 4, bigEndian: true) {
+        let table = frameTable(view, at: offset, frame)
+        if table == "Xing" || table == "Info", let flags = view.uint32(at: offset + frame.xingOffset + 4, bigEndian: true) {
             let frames = flags & 1 != 0 ? view.uint32(at: offset + frame.xingOffset + 8, bigEndian: true) : nil
             let bytes = flags & 2 != 0 ? view.uint32(at: offset + frame.xingOffset + (flags & 1 != 0 ? 12 : 8), bigEndian: true) : nil
             audioStart += Int64(frame.length)
-            if xing == "Xing", let frames, let bytes, frames > 0, bytes > 0 {
+            if table == "Xing", let frames, let bytes, frames > 0, bytes > 0 {
                 stated = Double(bytes) * 8 * Double(frame.sampleRate) / (Double(frames) * Double(frame.samples))
             } else if let next = MPEGFrame(window[min(window.count, offset + frame.length)...]) {
                 stated = Double(next.bitRate)
             }
-        } else if view.tag(at: offset + 36) == "VBRI", view.uint16(at: offset + 40, bigEndian: true) == 1 {
+        } else if table == "VBRI" {
             audioStart += Int64(frame.length)
             if let bytes = view.uint32(at: offset + 46, bigEndian: true), let frames = view.uint32(at: offset + 50, bigEndian: true), frames > 0, bytes > 0 {
                 stated = Double(bytes) * 8 * Double(frame.sampleRate) / (Double(frames) * Double(frame.samples))
