@@ -594,8 +594,17 @@ struct ScanCLITests {
         try expectEqualRows(expected, try rows(merged).rows)
         #expect(try rows(old).rows.values.allSatisfy { $0["truncated"] == nil }, "export and merge leave a source as it was")
 
-        // Written: migrated, and no file is read again.
-        let rescan = try summary(try signalpath("scan", tree.root, "--db", old, "--format", "json"))
+        // Merged into: migrated, and said.
+        let oldTarget = scratch.file("old-target.db")
+        try FileManager.default.copyItem(atPath: old, toPath: oldTarget)
+        let mergedInto = try signalpath("merge", merged, "--into", oldTarget, "--force")
+        #expect(mergedInto.status == 0 && mergedInto.stderr.contains("its schema was upgraded from version 1 to 3"), "\(mergedInto.stderr)")
+
+        // Written: migrated (said once, first), and no file is read again.
+        let migrating = try signalpath("scan", tree.root, "--db", old, "--format", "json")
+        #expect(migrating.stderr.hasPrefix("signalpath: \(old): its schema was upgraded from version 1 to 3"), "\(migrating.stderr)")
+        #expect(!(try signalpath("scan", tree.root, "--db", old)).stderr.contains("upgraded"), "said only when it happens")
+        let rescan = try summary(migrating)
         #expect(rescan["analysed"] as? Int == 0 && rescan["unchanged"] as? Int == 6 && rescan["truncated_before"] as? Int == 3, "\(rescan)")
         try expectEqualRows(expected, try rows(old).rows)
         let version = try run(

@@ -26,4 +26,7 @@ public enum ScanNotice: Sendable, Equatable {
     /// `files` unchanged files have rows made with `storedKey` where this scan's is `currentKey`;
     /// said before any file is read.
     case otherSettings(files: Int, storedKey: String, currentKey: String, outcome: Outcome)
+    /// The database's schema was brought up from version `from` to `ScanStore.schemaVersion` as it
+    /// opened: older signalpaths refuse it from now on. Said first.
+    case migrated(from: Int)
 }

@@ -12,6 +12,9 @@ public final class ScanStore {
     public var path: String { database.path }
     /// The schema of the rows: `schemaVersion` once opened for writing (migrated), else as stored.
     private(set) var version = ScanStore.schemaVersion
+    /// The version this opening migrated the database from, to be said (`ScanNotice.migrated`);
+    /// nil when it was already current, or is new.
+    public private(set) var migratedFrom: Int?
 
     /// Opens (and when missing creates) the database at `path` for writing: write-ahead log, so
     /// readers are not blocked while a scan writes; `synchronous = NORMAL`, so a commit is a write
@@ -51,7 +54,10 @@ public final class ScanStore {
         let version = try storedVersion()
         if let version {
             try refuseNewer(version)
-            if version < Self.schemaVersion { try migrate(from: version) }
+            if version < Self.schemaVersion {
+                try migrate(from: version)
+                migratedFrom = version
+            }
             return
         }
         let tables = try database.rows("SELECT count(*) FROM sqlite_master WHERE type = 'table'")

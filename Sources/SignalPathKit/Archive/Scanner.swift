@@ -48,6 +48,7 @@ public struct Scanner: Sendable {
     ) async throws(SignalPathError) -> ScanSummary {
         let started = ContinuousClock.now
         let writerStore = try ScanStore.openForWriting(database)
+        if let version = writerStore.migratedFrom { notice(.migrated(from: version)) }
         // Lookups go through their own connection: the write-ahead log lets them read while the
         // writer commits.
         let lookups = try ScanStore.openForWriting(database)

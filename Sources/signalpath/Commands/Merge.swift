@@ -37,6 +37,7 @@ struct Merge: ParsableCommand {
     func run() throws {
         do throws(SignalPathError) {
             let target = try ScanStore.openForWriting(into)
+            if let version = target.migratedFrom { StandardError.writeLine(Scan.line(.migrated(from: version), database: into)) }
             var keys = Set(try target.settingsKeys())
             var rows = 0
             for source in sources {

@@ -181,6 +181,9 @@ struct Scan: AsyncParsableCommand, DataCommand {
                     "\(files) unchanged file\(files == 1 ? " has its row" : "s have rows") made with other settings (\(difference)): --rescan analyses them again with this scan's, replacing those rows"
                 }
             return "signalpath: \(TerminalText.sanitized(database)): \(what)"
+        case .migrated(let version):
+            return
+                "signalpath: \(TerminalText.sanitized(database)): its schema was upgraded from version \(version) to \(ScanStore.schemaVersion) (docs/SCAN.md); older signalpath versions refuse it from now on"
         }
     }
 
