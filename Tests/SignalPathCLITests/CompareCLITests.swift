@@ -107,6 +107,24 @@ struct CompareCLITests {
         #expect(abs(rms + 50) <= 3, "residual \(rms) dBFS")
     }
 
+    @Test("speech against unrelated music: said on standard error (JSON) or in the report (text); versions of one signal are not")
+    func unrelatedSaid() throws {
+        let speech = try #require(try pair("delay")["a"] as? String), music = try #require(try pair("gain")["a"] as? String)
+        let document = try signalpath(["compare", speech, music, "--channel", "mix", "--format", "json"])
+        let entry = try #require((try json(document)["files"] as? [[String: Any]])?.first, "\(document.stderr)")
+        let correlation = try #require(try residual(entry)["correlation"] as? Double)
+        #expect(abs(correlation) < 0.05, "\(correlation)")
+        #expect(document.stderr.contains("they barely correlate after alignment"), "\(document.stderr)")
+        let text = try signalpath(["compare", speech, music, "--channel", "mix"])
+        #expect(text.stdout.contains("; barely: they do not look like versions of one signal") && text.stderr.isEmpty, "\(text.stdout) \(text.stderr)")
+        // Versions of one signal: its MP3, and speech under noise.
+        for name in ["mp3", "noise"] {
+            let pair = try pair(name)
+            let related = try signalpath(["compare", try #require(pair["a"] as? String), try #require(pair["b"] as? String), "--format", "json"])
+            #expect(!related.stderr.contains("barely") && related.status == 0, "\(name): \(related.stderr)")
+        }
+    }
+
     /// sox's pink noise is seeded afresh on each run: two files of it (and of a 440 Hz tone) share
     /// only the tone, and the excerpts' delays scatter; a line through them once read below −100 %
     /// drift, which resampling cannot do (a trap, exit 132, in 1 run of 3).

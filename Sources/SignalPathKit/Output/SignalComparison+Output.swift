@@ -91,6 +91,9 @@ extension SignalComparison {
 
     // MARK: Report
 
+    /// What a report says of files that barely correlate (`barelyCorrelates`).
+    public static let unrelatedNote = "they do not look like versions of one signal, so the delay, gain and residual say little"
+
     public func text(maximumResidual: Double?) -> String {
         var lines = [
             "A  \(TerminalText.sanitized(pathA))  (\(sampleRateA) Hz)",
@@ -112,7 +115,9 @@ extension SignalComparison {
             lines.append(
                 "residual       RMS \(UnitFormat.fixed(residual.rmsDBFS, 2)) dBFS, peak \(UnitFormat.fixed(residual.peakDBFS, 2)) dBFS; "
                     + "null depth \(UnitFormat.fixed(residual.nullDepthDB, 2)) dB below A (\(UnitFormat.fixed(residual.levelADBFS, 2)) dBFS)")
-            lines.append("correlation    \(UnitFormat.fixed(residual.correlation, 6)) over \(UnitFormat.fixed(residual.overlapSeconds, 3)) s")
+            lines.append(
+                "correlation    \(UnitFormat.fixed(residual.correlation, 6)) over \(UnitFormat.fixed(residual.overlapSeconds, 3)) s"
+                    + (barelyCorrelates ? "; barely: \(Self.unrelatedNote)" : ""))
             if !residual.worstSeconds.isEmpty {
                 lines.append(
                     "worst seconds  "

@@ -90,6 +90,12 @@ struct Compare: AsyncParsableCommand, DataCommand {
         for (pathA, pathB) in list {
             do throws(SignalPathError) {
                 let comparison = try compare(pathA, pathB)
+                // The text report says it in place; other formats carry only the correlation.
+                if comparison.barelyCorrelates && writer.format != .text {
+                    let correlation = UnitFormat.fixed(comparison.residual?.correlation ?? 0, 3)
+                    StandardError.writeLine(
+                        "signalpath: \(TerminalText.sanitized(pathA)) and \(TerminalText.sanitized(pathB)): they barely correlate after alignment (\(correlation)): \(SignalComparison.unrelatedNote)")
+                }
                 if let maxResidual, !comparison.passes(maximumResidual: maxResidual) { failed += 1 } else { passed += 1 }
                 try writer.write(
                     ComparisonReport(comparison: comparison, maximumResidual: maxResidual), picture: PictureOutput(chart: { comparison }))
