@@ -47,6 +47,29 @@ struct AudioMD5CLITests {
         }
     }
 
+    /// numpy's 20-bit noise in a WAVE_FORMAT_EXTENSIBLE of 24-bit words (valid bits 20, low bits
+    /// zero), as a recorder writes it; flac encodes it at 20 bits, which libsndfile does not read.
+    @Test("20 valid bits in 24-bit words: the WAV and flac's 20-bit FLAC of it (read by FFmpeg) give metaflac's MD5")
+    func twentyValidBits() throws {
+        let wav = scratch.file("noise-20-in-24.wav"), flac = scratch.file("noise-20.flac")
+        let write = """
+            import struct, sys, numpy as np
+            codes = (np.random.default_rng(20).integers(-2**19, 2**19, size=(88200, 2)) << 4).ravel().astype(np.int64) & 0xFFFFFF
+            data = np.stack([codes & 0xFF, codes >> 8 & 0xFF, codes >> 16], axis=1).astype(np.uint8).tobytes()
+            subformat = struct.pack('<IHH', 1, 0, 0x10) + bytes([0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71])
+            fmt = struct.pack('<HHIIHHHHI', 0xFFFE, 2, 44100, 44100 * 6, 6, 24, 22, 20, 3) + subformat
+            body = b'WAVE' + b'fmt ' + struct.pack('<I', len(fmt)) + fmt + b'data' + struct.pack('<I', len(data)) + data
+            open(sys.argv[1], 'wb').write(b'RIFF' + struct.pack('<I', len(body)) + body)
+            """
+        try make("python3", ["-c", write, wav])
+        try make("flac", ["-s", "-f", wav, "-o", flac])
+        let metaflac = try #require(which("metaflac"))
+        #expect(try run(metaflac, ["--show-bps", flac]).stdout == "20\n", "flac encodes the valid bits")
+        let md5 = try run(metaflac, ["--show-md5sum", flac]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(md5.count == 32)
+        #expect(try audioMD5s([wav, flac]) == [md5, md5])
+    }
+
     @Test("the text report has an Identity section with the MD5; a float file has none and says why")
     func textAndFloat() throws {
         let (files, md5) = try copies(bits: 16)

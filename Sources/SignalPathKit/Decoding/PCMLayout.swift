@@ -52,6 +52,9 @@ struct PCMLayout: Equatable {
     var metadata: [MetadataEntry] = []
     /// The layout a WAVE_FORMAT_EXTENSIBLE channel mask states; nil without one.
     var channelLayout: ChannelLayout? = nil
+    /// WAVE_FORMAT_EXTENSIBLE's valid bits where they are fewer than the container's (20-bit
+    /// samples in 24-bit words, the low bits zero): the depth FLAC encodes and hashes them at.
+    var validBits: Int? = nil
     /// The RF64 ds64 data size is all ones, as libsndfile leaves it while writing: libsndfile
     /// itself refuses such a file, so `AudioFile` reads it by this layout alone.
     var writerPlaceholder = false
@@ -104,7 +107,7 @@ private struct HeaderParser {
     typealias Encoding = PCMLayout.Encoding
     typealias Header = PCMLayout.Header
     /// The `fmt ` chunk of WAV, RF64 and Wave64; `encoding` is nil for what is not plain PCM.
-    typealias WAVFormat = (encoding: Encoding?, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool, channelMask: UInt32)
+    typealias WAVFormat = (encoding: Encoding?, channels: Int, sampleRate: Int, blockAlign: Int, extensible: Bool, channelMask: UInt32, validBits: Int?)
     let cursor: ByteCursor
     /// The file's size, or `Int64.max` for a stream.
     let size: Int64
@@ -175,6 +178,7 @@ private struct HeaderParser {
                     bigEndian: false, channels: format.channels, sampleRate: format.sampleRate, dataOffset: body,
                     frames: frames.present, framesPromised: frames.promised, metadata: metadata,
                     channelLayout: ChannelLayout(channelMask: format.channelMask, channels: format.channels))
+                header.layout?.validBits = format.validBits
                 header.layout?.writerPlaceholder = sizeUnknown
                 header.layout?.holdsNothingElse =
                     !isStream && onlyFormatChunks && !placeholder && frames.promised == nil
@@ -223,12 +227,14 @@ private struct HeaderParser {
         let rate = try AudioFormat.usableSampleRate(Double(rateField), path: path)
         let extensible = tag == 0xFFFE
         var channelMask: UInt32 = 0
+        var validBits: Int?
         if extensible {
             guard let subFormat = view.uint16(at: 24), view.slice(at: 26, count: 14).map(Array.init) == Self.extensibleGUIDTail else {
-                return (nil, channels, rate, Int(blockAlign), extensible, 0)
+                return (nil, channels, rate, Int(blockAlign), extensible, 0, nil)
             }
             tag = subFormat
             channelMask = view.uint32(at: 20) ?? 0
+            if tag == 1, let valid = view.uint16(at: 18), (1..<bits).contains(valid) { validBits = Int(valid) }
         }
         let encoding: Encoding?
         switch (tag, bits) {
@@ -240,7 +246,7 @@ private struct HeaderParser {
         case (3, 64): encoding = .float64
         default: encoding = nil
         }
-        return (encoding, channels, rate, Int(blockAlign), extensible, channelMask)
+        return (encoding, channels, rate, Int(blockAlign), extensible, channelMask, validBits)
     }
 
     // MARK: Wave64
@@ -280,6 +286,7 @@ private struct HeaderParser {
                     container: .w64, encoding: encoding, bigEndian: false, channels: format.channels,
                     sampleRate: format.sampleRate, dataOffset: body, frames: frames.present, framesPromised: frames.promised,
                     channelLayout: ChannelLayout(channelMask: format.channelMask, channels: format.channels))
+                header.layout?.validBits = format.validBits
                 return header
             default:
                 break

@@ -48,14 +48,17 @@ final class AudioMD5: @unchecked Sendable {
         /// AIFF-C `sowt`, 8-bit AIFF). No copy and no conversion; the decoded samples are the
         /// same codes over a power of two, so the bytes are those `Packing` would make.
         case stored
-        /// The decoded samples packed again (`Packing`).
+        /// The decoded samples packed again (`Packing`); for WAVE_FORMAT_EXTENSIBLE with fewer
+        /// valid bits than the container's, at the valid bits (`PCMLayout.validBits`).
         case packed(Packing)
 
         /// How `file`'s chunks hand their bytes; nil for formats without integer codes that a
         /// Float holds exactly (float, lossy codecs, µ-law and A-law, 32-bit integers).
         init?(_ file: AudioFile) {
-            // A file of known length: its chunks are read by the workers' own readers, not a stream's.
-            if file.source != nil, file.format.frames != nil, let layout = file.layout, layout.encoding == .signed8 || !layout.bigEndian,
+            // Fewer valid bits than the container's: hashed at their own depth, as FLAC encodes them.
+            if let validBits = file.layout?.validBits, let packing = Packing(.pcm(bits: validBits, signed: true)) {
+                self = .packed(packing)
+            } else if file.source != nil, file.format.frames != nil, let layout = file.layout, layout.encoding == .signed8 || !layout.bigEndian,
                 [.signed8, .signed16, .signed24].contains(layout.encoding)
             {
                 self = .stored
