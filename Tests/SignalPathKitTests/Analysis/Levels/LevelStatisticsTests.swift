@@ -227,7 +227,7 @@ struct LevelTests {
                 }
             }
             block.withUnsafeBufferPointer { samples in
-                let narrow = LevelStatistics.Pass.summarize(samples.baseAddress!)
+                let narrow = LevelBlock.summarize(samples.baseAddress!, count: LevelStatistics.Pass.blockSize)
                 let wide = LevelBlockAVX2.summarize(samples.baseAddress!, count: LevelStatistics.Pass.blockSize)
                 let same =
                     narrow.lowest.bitPattern == wide.lowest.bitPattern && narrow.highest.bitPattern == wide.highest.bitPattern
