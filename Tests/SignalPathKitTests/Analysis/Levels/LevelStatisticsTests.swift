@@ -213,7 +213,7 @@ struct LevelTests {
         #expect(answered > 1000 && declined > 1000, "\(answered) answered, \(declined) declined")
     }
 
-    @Test("a block eight samples at a time (AVX2) gives the bits of four at a time", .enabled(if: LevelStatistics.Pass.wide))
+    @Test("a block summarised by the AVX2 build gives the baseline build's bits", .enabled(if: LevelStatistics.Pass.wide))
     func wideBlockIsExact() {
         var generator = SeededGenerator(seed: 41)
         for round in 0..<2000 {
