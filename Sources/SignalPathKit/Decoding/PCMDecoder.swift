@@ -128,15 +128,6 @@ final class PCMDecoder: FrameDecoder {
         return done
     }
 
-    /// The samples of one channel of four interleaved stereo frames, each loaded as an Int32:
-    /// sign-extended by shifts (a frame's first sample is its low half on a little-endian
-    /// processor), not taken as every other Int16 lane, which compiles to four dependent inserts.
-    @inline(__always)
-    static func channel(_ first: Bool, of frames: SIMD4<Int32>) -> SIMD4<Float> {
-        let shift: Int32 = first == (1.littleEndian == 1) ? 16 : 0
-        return SIMD4<Float>((frames &<< shift) &>> 16)
-    }
-
     /// Converts `count` samples from `raw` into the start of `out`.
     private func convert(_ raw: UnsafeRawBufferPointer, samples count: Int, into out: UnsafeMutableBufferPointer<Float>) {
         let swap = layout.bigEndian == (1.littleEndian == 1)  // bytes differ from the host's order
