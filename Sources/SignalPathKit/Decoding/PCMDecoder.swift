@@ -137,8 +137,14 @@ final class PCMDecoder: FrameDecoder {
         case .signed8:
             for index in 0..<count { out[index] = Float(Int8(bitPattern: raw[index])) * 0x1p-7 }
         case .signed16:
-            // The AVX2 kernel converts what it can (the same values: `PCMAVX2`), this loop the rest.
-            let done = !swap && count >= 16 && ProcessorFeatures.hasX86_64_v3 ? PCMAVX2.int16ToFloat(raw.baseAddress!, count: count, into: out.baseAddress!) : 0
+            // `PCMInt16` converts what it can (built for AVX2 in `PCMAVX2`: the same values), this
+            // loop the rest and the other byte order.
+            let done =
+                swap || count < 16
+                ? 0
+                : ProcessorFeatures.hasX86_64_v3
+                    ? PCMAVX2.int16ToFloat(raw.baseAddress!, count: count, into: out.baseAddress!)
+                    : PCMInt16.toFloat(raw.baseAddress!, count: count, into: out.baseAddress!)
             Self.convertIntegers(
                 UnsafeRawBufferPointer(rebasing: raw[(done &* 2)...]), UnsafeMutableBufferPointer(rebasing: out[done...]), count: count - done,
                 as: Int16.self, swap: swap, scale: 0x1p-15)
