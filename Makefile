@@ -91,7 +91,7 @@ check-layers:
 	python3 scripts/test_check_layers.py
 
 # The suites `make test` runs a second time with SIGNALPATH_BASELINE_KERNELS=1.
-BASELINE_SUITES := SignalPathKitTests\.(ProcessorFeaturesTests|LevelTests|LoudnessTests|TruePeakTests|AnalysisWorkerTests|StereoImageTests|SegmentTransformTests|FFTPlanTests)|SignalPathCLITests\.(AnalyzeCLITests|TruePeakCLITests|SpectrumCLITests|LoudnessCLITests)
+BASELINE_SUITES := SignalPathKitTests\.(ProcessorFeaturesTests|DecodingTests|LevelTests|LoudnessTests|TruePeakTests|AnalysisWorkerTests|StereoImageTests|SegmentTransformTests|FFTPlanTests)|SignalPathCLITests\.(AnalyzeCLITests|TruePeakCLITests|SpectrumCLITests|LoudnessCLITests)
 
 # Comments under Sources/ say why; measured figures live in docs/DECISIONS.md (the checker's own
 # tests first: it must find a planted diary and pass clean code).

@@ -128,15 +128,6 @@ final class PCMDecoder: FrameDecoder {
         return done
     }
 
-    /// The samples of one channel of four interleaved stereo frames, each loaded as an Int32:
-    /// sign-extended by shifts (a frame's first sample is its low half on a little-endian
-    /// processor), not taken as every other Int16 lane, which compiles to four dependent inserts.
-    @inline(__always)
-    static func channel(_ first: Bool, of frames: SIMD4<Int32>) -> SIMD4<Float> {
-        let shift: Int32 = first == (1.littleEndian == 1) ? 16 : 0
-        return SIMD4<Float>((frames &<< shift) &>> 16)
-    }
-
     /// Converts `count` samples from `raw` into the start of `out`.
     private func convert(_ raw: UnsafeRawBufferPointer, samples count: Int, into out: UnsafeMutableBufferPointer<Float>) {
         let swap = layout.bigEndian == (1.littleEndian == 1)  // bytes differ from the host's order
@@ -146,8 +137,14 @@ final class PCMDecoder: FrameDecoder {
         case .signed8:
             for index in 0..<count { out[index] = Float(Int8(bitPattern: raw[index])) * 0x1p-7 }
         case .signed16:
-            // The AVX2 kernel converts what it can (the same values: `PCMAVX2`), this loop the rest.
-            let done = !swap && count >= 16 && ProcessorFeatures.hasX86_64_v3 ? PCMAVX2.int16ToFloat(raw.baseAddress!, count: count, into: out.baseAddress!) : 0
+            // `PCMInt16` converts what it can (built for AVX2 in `PCMAVX2`: the same values), this
+            // loop the rest and the other byte order.
+            let done =
+                swap || count < 16
+                ? 0
+                : ProcessorFeatures.hasX86_64_v3
+                    ? PCMAVX2.int16ToFloat(raw.baseAddress!, count: count, into: out.baseAddress!)
+                    : PCMInt16.toFloat(raw.baseAddress!, count: count, into: out.baseAddress!)
             Self.convertIntegers(
                 UnsafeRawBufferPointer(rebasing: raw[(done &* 2)...]), UnsafeMutableBufferPointer(rebasing: out[done...]), count: count - done,
                 as: Int16.self, swap: swap, scale: 0x1p-15)

@@ -108,35 +108,21 @@ public final class SegmentTransform {
     }
 
     /// `input[n] = window[n] · Float(sample n of channel `channel`)` over interleaved 16-bit
-    /// samples from `frames` on, four frames at a time for one or two channels (two as
-    /// `PCMDecoder.channel(_:of:)` splits them: with every other Int16 lane taken instead,
-    /// `spectrum` ran slower than decoding first; docs/DECISIONS.md#pcm16-in-place).
+    /// samples from `frames` on, eight frames at a time for one or two channels (two as
+    /// `StereoInt16.channel(low:of:)` splits them: with every other Int16 lane taken instead,
+    /// `spectrum` ran slower than decoding first; docs/DECISIONS.md#pcm16-in-place), in
+    /// `SegmentWindowing`: one source, compiled here and in `WindowAVX2`.
     static func windowed(
         int16 frames: UnsafeRawPointer, channel: Int, stride: Int, by window: UnsafeBufferPointer<Float>,
         into input: UnsafeMutableBufferPointer<Float>, wide: Bool = SegmentTransform.wide
     ) {
         let count = window.count
         let target = input.baseAddress!, weights = window.baseAddress!
-        var n = 0
-        if wide {
-            let channelIsLow = (channel == 0) == (1.littleEndian == 1)
-            n = WindowAVX2.windowed(int16: frames, channelIsLow: channelIsLow, stride: stride, window: weights, count: count, into: target)
-        }
-        if stride == 1 {
-            while n &+ 4 <= count {
-                let values = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: frames.loadUnaligned(fromByteOffset: 2 &* n, as: SIMD4<Int16>.self)))
-                let weight = UnsafeRawPointer(weights + n).loadUnaligned(as: SIMD4<Float>.self)
-                UnsafeMutableRawPointer(target + n).storeBytes(of: weight * values, as: SIMD4<Float>.self)
-                n &+= 4
-            }
-        } else if stride == 2 {
-            while n &+ 4 <= count {
-                let values = PCMDecoder.channel(channel == 0, of: frames.loadUnaligned(fromByteOffset: 4 &* n, as: SIMD4<Int32>.self))
-                let weight = UnsafeRawPointer(weights + n).loadUnaligned(as: SIMD4<Float>.self)
-                UnsafeMutableRawPointer(target + n).storeBytes(of: weight * values, as: SIMD4<Float>.self)
-                n &+= 4
-            }
-        }
+        let channelIsLow = (channel == 0) == (1.littleEndian == 1)
+        var n =
+            wide
+            ? WindowAVX2.windowed(int16: frames, channelIsLow: channelIsLow, stride: stride, window: weights, count: count, into: target)
+            : SegmentWindowing.windowed(int16: frames, channelIsLow: channelIsLow, stride: stride, window: weights, count: count, into: target)
         while n < count {
             target[n] = weights[n] * Float(frames.loadUnaligned(fromByteOffset: 2 &* (n &* stride &+ channel), as: Int16.self))
             n &+= 1
@@ -144,34 +130,20 @@ public final class SegmentTransform {
     }
 
     /// `input[n] = window[n] · samples[first + n·stride]` for every n of the window. One channel of
-    /// one or two is taken four frames at a time (two interleaved channels split by a shuffle), not
-    /// by the strided scalar loop (docs/DECISIONS.md#segment-loops). The products are the scalar
-    /// loop's, so the results are bit for bit the same.
+    /// one or two is taken eight frames at a time (two interleaved channels split by a shuffle), not
+    /// by the strided scalar loop (docs/DECISIONS.md#segment-loops), in `SegmentWindowing`: one
+    /// source, compiled here and in `WindowAVX2`. The products are the scalar loop's, so the
+    /// results are bit for bit the same.
     static func windowed(
         _ samples: UnsafeBufferPointer<Float>, from first: Int, stride: Int, by window: UnsafeBufferPointer<Float>,
         into input: UnsafeMutableBufferPointer<Float>, wide: Bool = SegmentTransform.wide
     ) {
         let count = window.count
         let source = samples.baseAddress! + first, target = input.baseAddress!, weights = window.baseAddress!
-        var n = 0
-        if wide { n = WindowAVX2.windowed(source, stride: stride, window: weights, count: count, into: target) }
-        if stride == 1 {
-            while n &+ 4 <= count {
-                let values = UnsafeRawPointer(source + n).loadUnaligned(as: SIMD4<Float>.self)
-                let weight = UnsafeRawPointer(weights + n).loadUnaligned(as: SIMD4<Float>.self)
-                UnsafeMutableRawPointer(target + n).storeBytes(of: weight * values, as: SIMD4<Float>.self)
-                n &+= 4
-            }
-        } else if stride == 2 {
-            // Four frames of the pair from `source`, which points at this channel's first sample;
-            // the last frame's other sample may lie past the buffer, so the loop stops a frame early.
-            while n &+ 5 <= count {
-                let frames = UnsafeRawPointer(source + 2 &* n).loadUnaligned(as: SIMD8<Float>.self)
-                let weight = UnsafeRawPointer(weights + n).loadUnaligned(as: SIMD4<Float>.self)
-                UnsafeMutableRawPointer(target + n).storeBytes(of: weight * frames.evenHalf, as: SIMD4<Float>.self)
-                n &+= 4
-            }
-        }
+        var n =
+            wide
+            ? WindowAVX2.windowed(source, stride: stride, window: weights, count: count, into: target)
+            : SegmentWindowing.windowed(source, stride: stride, window: weights, count: count, into: target)
         while n < count {
             target[n] = weights[n] * source[n &* stride]
             n &+= 1

@@ -83,7 +83,7 @@ struct SegmentTransformTests {
                 let window = (0..<length).map { _ in Float.random(in: 0...1, using: &random) }
                 // The last segment that fits, so that a load past the end would be caught by ASan.
                 let firstFrame = frames - length
-                // Both loops: four at a time, and eight (AVX2) where the processor has it.
+                // Both builds of the one loop: the baseline, and AVX2 where the processor has it.
                 for channel in 0..<channels {
                     for wide in SegmentTransform.wide ? [false, true] : [false] {
                         var input = [Float](repeating: .nan, count: length)

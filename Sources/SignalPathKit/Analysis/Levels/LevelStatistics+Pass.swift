@@ -1,9 +1,8 @@
 import SignalPathAVX2
 
 extension SIMD4 where Scalar == Float {
-    /// The largest and smallest lane, spelled out: the generic reductions are not specialised.
+    /// The largest lane, spelled out: the generic reduction is not specialised.
     var largestLane: Float { Swift.max(Swift.max(self[0], self[1]), Swift.max(self[2], self[3])) }
-    var smallestLane: Float { Swift.min(Swift.min(self[0], self[1]), Swift.min(self[2], self[3])) }
 }
 
 extension LevelStatistics {
@@ -64,7 +63,7 @@ extension LevelStatistics {
         mutating func block(_ samples: UnsafePointer<Float>, _ start: Int) {
             let block = samples + start
             let (lowest, highest, sums, squareSums, changes) =
-                Self.wide ? LevelBlockAVX2.summarize(block, count: Self.blockSize) : Self.summarize(block)
+                Self.wide ? LevelBlockAVX2.summarize(block, count: Self.blockSize) : LevelBlock.summarize(block, count: Self.blockSize)
             // Sign changes into the block and within its first four samples.
             var negative = previousNegative
             for index in 0..<4 {
@@ -100,32 +99,9 @@ extension LevelStatistics {
             }
         }
 
-        /// Whether `block` takes eight samples at a time (`LevelBlockAVX2`): on processors with AVX2,
-        /// where it gives the same bits with fewer instructions.
+        /// Whether `block` runs `LevelBlockAVX2`: on processors with AVX2, where the one source it
+        /// shares with `LevelBlock` gives the same bits with fewer instructions.
         static let wide = ProcessorFeatures.hasX86_64_v3
-
-        /// A block's extremes, per-lane sums and sums of squares (sample i in lane i mod 4), and the
-        /// sign changes between its samples after the first four, four at a time.
-        static func summarize(_ block: UnsafePointer<Float>) -> (
-            lowest: Float, highest: Float, sums: SIMD4<Double>, squares: SIMD4<Double>, changes: Int
-        ) {
-            var low = SIMD4<Float>(repeating: .infinity), high = SIMD4<Float>(repeating: -.infinity)
-            var sums = SIMD4<Double>(repeating: 0), squareSums = SIMD4<Double>(repeating: 0)
-            var changes = SIMD4<Int32>(repeating: 0)
-            for offset in stride(from: 0, to: blockSize, by: 4) {
-                let value = UnsafeRawPointer(block + offset).loadUnaligned(as: SIMD4<Float>.self)
-                low.replace(with: value, where: value .< low)
-                high.replace(with: value, where: value .> high)
-                let wide = SIMD4<Double>(Double(value[0]), Double(value[1]), Double(value[2]), Double(value[3]))
-                sums += wide
-                squareSums += wide * wide
-                if offset > 0 {
-                    let before = UnsafeRawPointer(block + offset - 1).loadUnaligned(as: SIMD4<Float>.self)
-                    changes &+= SIMD4<Int32>(repeating: 0).replacing(with: 1, where: (value .< 0) .^ (before .< 0))
-                }
-            }
-            return (low.smallestLane, high.largestLane, sums, squareSums, Int(changes.wrappedSum()))
-        }
 
         /// The finest bit `integerLowestBit` sees: 2⁻²³, the last of 24-bit PCM.
         static let integerFinestBit = -23

@@ -134,40 +134,26 @@ extension KWeighting {
     /// `energy`: lanes 0 and 1 are `first` and `second`, 2 and 3 `third` and `fourth`. A pair's
     /// filter is a chain of dependent multiplies and adds, so one pair leaves the processor waiting
     /// on each result; two independent pairs interleave in about the time of one
-    /// (docs/DECISIONS.md#k-weighting-chain). Each lane does `filter(_:state:)`'s arithmetic.
+    /// (docs/DECISIONS.md#k-weighting-chain). Each lane does `filter(_:state:)`'s arithmetic, in
+    /// `KWeightingQuad`: one source, compiled here and in `KWeightingAVX2`.
     func filter(
         _ first: UnsafeBufferPointer<Float>, _ second: UnsafeBufferPointer<Float>, _ third: UnsafeBufferPointer<Float>,
         _ fourth: UnsafeBufferPointer<Float>, state: inout QuadState, adding energy: inout SIMD4<Double>, wide: Bool = KWeighting.wide
     ) {
         precondition(first.count == second.count && third.count == first.count && fourth.count == first.count)
-        if wide && first.count > 0 {
-            var quad = (state.shelf1, state.shelf2, state.highPass1, state.highPass2)
-            let c = stepCoefficients
-            KWeightingAVX2.filter(
-                first.baseAddress!, second.baseAddress!, third.baseAddress!, fourth.baseAddress!, count: first.count,
-                shelf: (c.sb0, c.x1, c.x2, c.sa1, c.sa2), highPass: (c.ha1, c.ha2), state: &quad, adding: &energy)
-            (state.shelf1, state.shelf2, state.highPass1, state.highPass2) = quad
-            return
-        }
+        guard first.count > 0 else { return }
+        var quad = (state.shelf1, state.shelf2, state.highPass1, state.highPass2)
         let c = stepCoefficients
-        let sb0 = SIMD4(repeating: c.sb0), x1 = SIMD4(repeating: c.x1), x2 = SIMD4(repeating: c.x2)
-        let sa1 = SIMD4(repeating: c.sa1), sa2 = SIMD4(repeating: c.sa2)
-        let ha1 = SIMD4(repeating: c.ha1), ha2 = SIMD4(repeating: c.ha2)
-        var s1 = state.shelf1, s2 = state.shelf2, h1 = state.highPass1, h2 = state.highPass2
-        var sums = energy
-        for index in 0..<first.count {
-            let x = SIMD4(Double(first[index]), Double(second[index]), Double(third[index]), Double(fourth[index]))
-            let y = sb0 * x + s1
-            let z = y + h1
-            sums += z * z
-            (s1, s2) = ((x1 * x + s2) - sa1 * s1, x2 * x - sa2 * s1)
-            (h1, h2) = ((h2 - 2 * y) - ha1 * z, y - ha2 * z)
+        let shelf = (c.sb0, c.x1, c.x2, c.sa1, c.sa2), highPass = (c.ha1, c.ha2), count = first.count
+        let channels = (first.baseAddress!, second.baseAddress!, third.baseAddress!, fourth.baseAddress!)
+        if wide {
+            KWeightingAVX2.filter(
+                channels.0, channels.1, channels.2, channels.3, count: count, shelf: shelf, highPass: highPass, state: &quad, adding: &energy)
+        } else {
+            KWeightingQuad.filter(
+                channels.0, channels.1, channels.2, channels.3, count: count, shelf: shelf, highPass: highPass, state: &quad, adding: &energy)
         }
-        state.shelf1 = s1
-        state.shelf2 = s2
-        state.highPass1 = h1
-        state.highPass2 = h2
-        energy = sums
+        (state.shelf1, state.shelf2, state.highPass1, state.highPass2) = quad
     }
 }
 

@@ -92,19 +92,19 @@ public struct StereoImage: Sendable, Equatable {
         /// gives identical Σ L·R and Σ L² (the same operations in the same order), and R = −L an
         /// exactly silent mono sum. Eight lanes over 128 frames, where four took 64 (the same 16
         /// terms a lane): on AVX2 (`StereoSumsAVX2`) a register a sum, and half the reductions a
-        /// frame (docs/DECISIONS.md#stereo-sums).
+        /// frame (docs/DECISIONS.md#stereo-sums). `StereoSums` is the one source of both builds.
         mutating func add(_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) {
             precondition(left.count == right.count)
             let count = left.count
             guard count > 0, let l = left.baseAddress, let r = right.baseAddress else { return }
             var largest = SIMD8<Float>()
-            var totals: StereoSumsAVX2.Totals = (self.left, self.right, leftSquares, rightSquares, products, monoSquares)
+            var totals: StereoSums.Totals = (self.left, self.right, leftSquares, rightSquares, products, monoSquares)
             var index = 0
             while index &+ 8 <= count {
                 let (done, overflowing) =
                     Self.wide
                     ? StereoSumsAVX2.accumulate(l + index, r + index, count: count &- index, totals: &totals, largest: &largest)
-                    : Self.accumulate(l + index, r + index, count: count &- index, totals: &totals, largest: &largest)
+                    : StereoSums.accumulate(l + index, r + index, count: count &- index, totals: &totals, largest: &largest)
                 index &+= done
                 guard overflowing > 0 else { break }
                 // Float data may hold values whose squares overflow a Float (beyond ~1.8e19): such a
@@ -129,52 +129,8 @@ public struct StereoImage: Sendable, Equatable {
         /// with half the vector instructions.
         static let wide = ProcessorFeatures.hasX86_64_v3
 
-        /// `StereoSumsAVX2.accumulate`'s loop, for processors without AVX2: the same operations in
-        /// the same order.
-        static func accumulate(
-            _ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, count: Int, totals: inout StereoSumsAVX2.Totals,
-            largest: inout SIMD8<Float>
-        ) -> (done: Int, overflowing: Int) {
-            var index = 0
-            var widest = largest
-            while index &+ 8 <= count {
-                let blockEnd = index &+ Swift.min(128, (count &- index) & ~7)
-                let blockStart = index
-                var sumL = SIMD8<Float>(), sumR = SIMD8<Float>(), squaresL = SIMD8<Float>(), squaresR = SIMD8<Float>()
-                var productSums = SIMD8<Float>(), mono = SIMD8<Float>()
-                while index < blockEnd {
-                    let a = UnsafeRawPointer(left + index).loadUnaligned(as: SIMD8<Float>.self)
-                    let b = UnsafeRawPointer(right + index).loadUnaligned(as: SIMD8<Float>.self)
-                    let difference = a - b
-                    widest.replace(with: -difference, where: -difference .> widest)
-                    widest.replace(with: difference, where: difference .> widest)
-                    sumL += a
-                    sumR += b
-                    squaresL += a * a
-                    squaresR += b * b
-                    productSums += a * b
-                    let half = (a + b) * 0.5
-                    mono += half * half
-                    index &+= 8
-                }
-                let squareSums = (squaresL.laneSum, squaresR.laneSum, mono.laneSum)
-                guard squareSums.0.isFinite && squareSums.1.isFinite && squareSums.2.isFinite else {
-                    largest = widest
-                    return (blockStart, index &- blockStart)
-                }
-                totals.left += sumL.laneSum
-                totals.right += sumR.laneSum
-                totals.leftSquares += squareSums.0
-                totals.rightSquares += squareSums.1
-                totals.products += productSums.laneSum
-                totals.mono += squareSums.2
-            }
-            largest = widest
-            return (index, 0)
-        }
-
         /// One frame's terms, in Double.
-        private static func addInDouble(_ x: Float, _ y: Float, to totals: inout StereoSumsAVX2.Totals) {
+        private static func addInDouble(_ x: Float, _ y: Float, to totals: inout StereoSums.Totals) {
             let a = Double(x), b = Double(y)
             totals.left += a
             totals.right += b
@@ -432,14 +388,5 @@ public struct StereoImage: Sendable, Equatable {
             }
             return total + x[2 &* (bins &- 1)] * cos(Double.pi * lag)
         }
-    }
-}
-
-extension SIMD8 where Scalar == Float {
-    /// The lanes' sum in Double, lane by lane in order, spelled out (the generic `sum()` is not
-    /// specialised), as `StereoSumsAVX2` sums them.
-    fileprivate var laneSum: Double {
-        Double(self[0]) + Double(self[1]) + Double(self[2]) + Double(self[3]) + Double(self[4]) + Double(self[5]) + Double(self[6])
-            + Double(self[7])
     }
 }

@@ -230,7 +230,7 @@ struct StereoImageTests {
                 let (a, b) = left.withUnsafeBufferPointer { l in
                     right.withUnsafeBufferPointer { r in
                         (
-                            StereoImage.Sums.accumulate(
+                            StereoSums.accumulate(
                                 l.baseAddress! + offset, r.baseAddress! + offset, count: count - offset, totals: &generic, largest: &genericLargest),
                             StereoSumsAVX2.accumulate(
                                 l.baseAddress! + offset, r.baseAddress! + offset, count: count - offset, totals: &wide, largest: &wideLargest)

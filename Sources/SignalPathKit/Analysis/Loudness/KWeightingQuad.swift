@@ -1,0 +1,1 @@
+../../../SignalPathAVX2/KWeightingQuad.swift
