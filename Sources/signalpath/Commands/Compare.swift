@@ -94,7 +94,8 @@ struct Compare: AsyncParsableCommand, DataCommand {
                 if comparison.barelyCorrelates && writer.format != .text {
                     let correlation = UnitFormat.fixed(comparison.residual?.correlation ?? 0, 3)
                     StandardError.writeLine(
-                        "signalpath: \(TerminalText.sanitized(pathA)) and \(TerminalText.sanitized(pathB)): they barely correlate after alignment (\(correlation)): \(SignalComparison.unrelatedNote)")
+                        "signalpath: \(TerminalText.sanitized(pathA)) and \(TerminalText.sanitized(pathB)): they barely correlate after alignment (\(correlation)): \(SignalComparison.unrelatedNote)"
+                    )
                 }
                 if let maxResidual, !comparison.passes(maximumResidual: maxResidual) { failed += 1 } else { passed += 1 }
                 try writer.write(
