@@ -234,7 +234,7 @@ private struct HeaderParser {
             }
             tag = subFormat
             channelMask = view.uint32(at: 20) ?? 0
-            if tag == 1, let valid = view.uint16(at: 18), (1..<bits).contains(valid) { validBits = Int(valid) }
+            if tag == 1, let valid = view.uint16(at: 18), valid >= 1, valid < bits { validBits = Int(valid) }
         }
         let encoding: Encoding?
         switch (tag, bits) {
