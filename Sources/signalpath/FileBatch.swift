@@ -112,8 +112,7 @@ struct FileBatch<Command: DataCommand> {
         await writeSideBySide(analyse, to: &writer) { verdict in
             if let verdict { tally.record(passed: verdict.passed) } else { tally.recordUnreadable() }
         }
-        if writer.format == .text && files.count > 1 { writer.writeReport(tally.closingLine) }
-        try writer.finish(summary: tally.json)
+        try writer.finish(summary: tally.json, closingLine: files.count > 1 ? tally.closingLine : nil)
         return tally
     }
 

@@ -82,9 +82,11 @@ struct ResultWriter {
 
     /// Writes the JSON document, puts an --output file in place, and exits with the first
     /// failure's code (or the output's own, when writing it failed). A `summary` over the files
-    /// follows `files` in JSON and is NDJSON's last line.
-    func finish(summary: JSONValue? = nil) throws {
-        if format == .json && !wroteDocument {
+    /// follows `files` in JSON and is NDJSON's last line; its `closingLine` ends a text report.
+    func finish(summary: JSONValue? = nil, closingLine: String? = nil) throws {
+        if format == .text, let closingLine {
+            writeReport(closingLine)
+        } else if format == .json && !wroteDocument {
             var members: [JSONValue.Member] = [.init("schema", .string(schema)), .init("files", .array(documents))]
             if let summary { members.append(.init("summary", summary)) }
             sink.writeLine(JSONValue.object(members).serialized(pretty: true))

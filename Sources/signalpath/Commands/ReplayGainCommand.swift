@@ -101,14 +101,12 @@ struct ReplayGainCommand: AsyncParsableCommand, DataCommand {
         for group in plan.albums {
             await tag(group, ledger: ledger, writer: &writer, counts: &counts)
         }
-        if writer.format == .text && counts.files > 1 {
-            writer.write("\n\(counts.written) \(dryRun ? "to write" : "written"), \(counts.current) current, \(counts.failed) failed\n")
-        }
+        let closing = "\(counts.written) \(dryRun ? "to write" : "written"), \(counts.current) current, \(counts.failed) failed"
         let summary = JSONValue.object([
             .init("files", .number(Double(counts.files))), .init(dryRun ? "would_write" : "written", .number(Double(counts.written))),
             .init("current", .number(Double(counts.current))), .init("failed", .number(Double(counts.failed))),
         ])
-        try writer.finish(summary: summary)
+        try writer.finish(summary: summary, closingLine: counts.files > 1 ? closing : nil)
     }
 
     private struct Counts {
