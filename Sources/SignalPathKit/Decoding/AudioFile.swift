@@ -158,8 +158,11 @@ public final class AudioFile: Sendable {
             sharedDecode = nil
             return
         }
-        let opened = try Self.openDecoder(file, decoding: decoding, stream: stream)
-        if case .ffmpeg(let decoder) = opened {
+        let probe: SndFile, mpegSamples: Int64?
+        switch try Self.openDecoder(file, decoding: decoding, stream: stream) {
+        case .libsndfile(let opened, let counted):
+            (probe, mpegSamples) = (opened, counted)
+        case .ffmpeg(let decoder):
             format = decoder.format
             metadata = decoder.metadata
             streams = decoder.streams.map { $0.number == decoder.streamNumber ? Self.describe(decoder.format, number: $0.number, as: $0) : $0 }
@@ -170,7 +173,6 @@ public final class AudioFile: Sendable {
             layout = nil
             return
         }
-        guard case .libsndfile(let probe, let mpegSamples) = opened else { preconditionFailure("FFmpeg's file returned above") }
         try Self.refuseStream(stream, path: file.path)
         var format = probe.format
         if let mpegSamples { format.frames = mpegSamples }
@@ -234,10 +236,6 @@ public final class AudioFile: Sendable {
         }
     }
 
-    /// FFmpeg's decoder for a file libsndfile refused with `libsndfileError`. Where FFmpeg cannot
-    /// open it either, the file is not recognised as libsndfile said (which names what it looks
-    /// like, as MIDI or an image), or, when it looks like a container FFmpeg reads, it is damaged:
-    /// an MP4 whose `moov` is missing or cut.
     /// The decoder of a file that the PCM parser does not read alone.
     private enum OpenedDecoder {
         /// libsndfile, with an MP3's counted samples where its own count is an estimate past them.
@@ -260,10 +258,17 @@ public final class AudioFile: Sendable {
             let counted = CompressedLayout.untabledMPEGSamples(FileCursor(file: file, readAheadBlocks: 0, startsWithHead: true), size: file.size),
             counted != estimate
         else { return .libsndfile(probe, mpegSamples: nil) }
-        if counted > estimate && FFmpegAPI.isAvailable { return .ffmpeg(try FFmpeg(cursor: FileCursor(file: file), path: file.path, stream: stream)) }
+        // Where FFmpeg cannot take it (a damaged stretch it will not decode), libsndfile's estimate stands.
+        if counted > estimate, FFmpegAPI.isAvailable, let decoder = try? FFmpeg(cursor: FileCursor(file: file), path: file.path, stream: stream) {
+            return .ffmpeg(decoder)
+        }
         return .libsndfile(probe, mpegSamples: min(counted, estimate))
     }
 
+    /// FFmpeg's decoder for a file libsndfile refused with `libsndfileError`. Where FFmpeg cannot
+    /// open it either, the file is not recognised as libsndfile said (which names what it looks
+    /// like, as MIDI or an image), or, when it looks like a container FFmpeg reads, it is damaged:
+    /// an MP4 whose `moov` is missing or cut.
     private static func openFFmpeg(_ file: CachedFile, stream: Int?, libsndfileError: SignalPathError) throws(SignalPathError) -> FFmpeg {
         guard FFmpegAPI.isAvailable else { throw libsndfileError }
         do {

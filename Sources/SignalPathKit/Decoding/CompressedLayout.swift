@@ -3,7 +3,8 @@
 /// bit rates of `info` need from a file libsndfile decodes (`PCMLayout` is the same for PCM).
 /// Only headers are read: the file's first bytes, the tags' and metadata blocks' headers (their
 /// contents are skipped), the Ogg header pages, and for MP3 and FLAC the last 160 bytes, where
-/// ID3v1 and APE tags lie.
+/// ID3v1 and APE tags lie. (Counting an MP3's frames where no table states them reads every
+/// frame's header: `untabledMPEGSamples`.)
 struct CompressedLayout: Equatable {
     /// The coded audio: MPEG audio frames, FLAC frames, or the Ogg pages after the codec's
     /// header packets (their page headers and lacing values included).
@@ -119,14 +120,35 @@ struct CompressedLayout: Equatable {
         var xingOffset: Int { 4 + (version == 1 ? (mono ? 17 : 32) : (mono ? 9 : 17)) }
     }
 
-    /// The encoder's table in the first frame (at `offset` of `view`), where there is one: `Xing`
-    /// (VBR), `Info` (LAME's CBR) or `VBRI` (Fraunhofer's). It states the frames; without it the
-    /// decoders estimate them (`untabledMPEGSamples`).
-    static func frameTable(_ view: ByteView, at offset: Int, _ frame: MPEGFrame) -> String? {
+    /// The encoder's table in an MPEG audio file's first frame (that frame is not audio).
+    enum MPEGFrameTable: Equatable {
+        /// LAME's and others' for VBR.
+        case xing
+        /// LAME's for CBR.
+        case info
+        /// Fraunhofer's.
+        case vbri
+    }
+
+    /// The table in the first frame (at `offset` of `view`), where there is one.
+    static func frameTable(_ view: ByteView, at offset: Int, _ frame: MPEGFrame) -> MPEGFrameTable? {
         let xing = view.tag(at: offset + frame.xingOffset)
-        if frame.layer == 3, xing == "Xing" || xing == "Info", view.uint32(at: offset + frame.xingOffset + 4, bigEndian: true) != nil { return xing }
-        if view.tag(at: offset + 36) == "VBRI", view.uint16(at: offset + 40, bigEndian: true) == 1 { return "VBRI" }
+        if frame.layer == 3, xing == "Xing" || xing == "Info", view.uint32(at: offset + frame.xingOffset + 4, bigEndian: true) != nil {
+            return xing == "Xing" ? .xing : .info
+        }
+        if view.tag(at: offset + 36) == "VBRI", view.uint16(at: offset + 40, bigEndian: true) == 1 { return .vbri }
         return nil
+    }
+
+    /// Whether the first frame's table states the stream's frames, which decoders then take as
+    /// its length (a Xing or Info tag may leave them out: its flags' bit 0); where none does, they
+    /// estimate it (`untabledMPEGSamples`).
+    static func frameTableStatesFrames(_ view: ByteView, at offset: Int, _ frame: MPEGFrame) -> Bool {
+        switch frameTable(view, at: offset, frame) {
+        case .xing, .info: (view.uint32(at: offset + frame.xingOffset + 4, bigEndian: true) ?? 0) & 1 != 0
+        case .vbri: (view.uint32(at: offset + 50, bigEndian: true) ?? 0) > 0
+        case nil: false
+        }
     }
 
     /// How far past the ID3v2 tags the first frame is searched for (encoders' padding, junk).
@@ -161,16 +183,16 @@ struct CompressedLayout: Equatable {
         var audioStart = tagEnd + Int64(offset)
         var stated = Double(frame.bitRate)
         let table = frameTable(view, at: offset, frame)
-        if table == "Xing" || table == "Info", let flags = view.uint32(at: offset + frame.xingOffset + 4, bigEndian: true) {
+        if table == .xing || table == .info, let flags = view.uint32(at: offset + frame.xingOffset + 4, bigEndian: true) {
             let frames = flags & 1 != 0 ? view.uint32(at: offset + frame.xingOffset + 8, bigEndian: true) : nil
             let bytes = flags & 2 != 0 ? view.uint32(at: offset + frame.xingOffset + (flags & 1 != 0 ? 12 : 8), bigEndian: true) : nil
             audioStart += Int64(frame.length)
-            if table == "Xing", let frames, let bytes, frames > 0, bytes > 0 {
+            if table == .xing, let frames, let bytes, frames > 0, bytes > 0 {
                 stated = Double(bytes) * 8 * Double(frame.sampleRate) / (Double(frames) * Double(frame.samples))
             } else if let next = MPEGFrame(window[min(window.count, offset + frame.length)...]) {
                 stated = Double(next.bitRate)
             }
-        } else if table == "VBRI" {
+        } else if table == .vbri {
             audioStart += Int64(frame.length)
             if let bytes = view.uint32(at: offset + 46, bigEndian: true), let frames = view.uint32(at: offset + 50, bigEndian: true), frames > 0, bytes > 0 {
                 stated = Double(bytes) * 8 * Double(frame.sampleRate) / (Double(frames) * Double(frame.samples))

@@ -9,14 +9,14 @@ import SignalPathTestSupport
 struct CompressedLayoutTests {
     let scratch = ScratchDirectory("compressed-layout")
 
-    /// A second of a tone encoded by ffmpeg with `options`; an MP3 with an ID3v1 tag at the end
+    /// `seconds` of a tone encoded by ffmpeg with `options`; an MP3 with an ID3v1 tag at the end
     /// (ffmpeg writes MP2 raw, without tags).
-    func encode(_ name: String, _ options: [String]) throws -> String {
+    func encode(_ name: String, _ options: [String], seconds: Int = 1) throws -> String {
         let ffmpeg = try #require(which("ffmpeg"), "ffmpeg is missing: run `make setup`")
         let path = scratch.file(name)
         let made = try run(
             ffmpeg,
-            ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "sine=frequency=440:duration=1:sample_rate=48000"] + options
+            ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds):sample_rate=48000"] + options
                 + (name.hasSuffix(".mp3") ? ["-metadata", "title=Tone", "-write_id3v1", "1"] : []) + [path])
         try #require(made.status == 0, "\(made.stderr)")
         return path
@@ -51,5 +51,44 @@ struct CompressedLayoutTests {
         // A second of audio, give or take the encoder's delay and padding, in frames of this size.
         let samples = try #require(CompressedLayout.MPEGFrame(bytes[Int(layout.audio.lowerBound)...])).samples
         #expect(abs(frames * samples - rate) <= 3 * samples, "\(name): \(frames) frames")
+    }
+
+    /// ffprobe's packets of the file's audio stream: (byte position, size), in order.
+    func packets(_ path: String) throws -> [(position: Int, size: Int)] {
+        let probe = try run(
+            try #require(which("ffprobe"), "ffprobe is missing: run `make setup`"),
+            ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pos,size", "-of", "csv=p=0", path])
+        try #require(probe.status == 0, "\(probe.stderr)")
+        return try probe.stdout.split(separator: "\n").map { line in
+            let fields = line.split(separator: ",").compactMap { Int($0) }
+            try #require(fields.count == 2, "\(line)")
+            return (fields[1], fields[0])
+        }
+    }
+
+    @Test("an MP3 without a table: its frames counted as ffmpeg's demuxer finds them, past 3000 bytes of junk between two; nil, at once, for a file cut while it is walked")
+    func untabledWalk() throws {
+        // 80 s at 128 kb/s (1.3 MB, past the walk's first 1 MiB read) without a Xing or Info frame
+        // (-write_xing 0): frames of 1152 samples.
+        let path = try encode("untabled.mp3", ["-ac", "2", "-ar", "44100", "-c:a", "libmp3lame", "-b:a", "128k", "-write_xing", "0"], seconds: 80)
+        let walked = { (path: String) in CompressedLayout.untabledMPEGSamples(FileCursor(file: try CachedFile(path: path)), size: try CachedFile(path: path).size) }
+        let clean = try packets(path)
+        try #require(clean.count > 300, "\(clean.count) packets")
+        #expect(try walked(path) == Int64(clean.count * 1152))
+        // Seeded junk before the middle frame, without 0xFF (no false frame in it for either to
+        // take): the demuxer resyncs past it, and so does the walk.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var generator = SeededGenerator(seed: 7)
+        bytes.insert(contentsOf: (0..<3000).map { _ in UInt8.random(in: 0...0xFE, using: &generator) }, at: clean[clean.count / 2].position)
+        let junk = scratch.file("junk.mp3")
+        try Data(bytes).write(to: URL(fileURLWithPath: junk))
+        let resynced = try packets(junk)
+        #expect(resynced.count == clean.count && resynced.contains { $0.size > 3000 }, "ffprobe: \(resynced.count) packets")
+        #expect(try walked(junk) == Int64(resynced.count * 1152))
+        // Cut 50 kB short after its size was taken: the walk's second read comes back short, and
+        // the walk gives up rather than count what is left.
+        let file = try CachedFile(path: junk)
+        #expect(truncate(junk, off_t(bytes.count - 50_000)) == 0)
+        #expect(CompressedLayout.untabledMPEGSamples(FileCursor(file: file), size: Int64(bytes.count)) == nil)
     }
 }
