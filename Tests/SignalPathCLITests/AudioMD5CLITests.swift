@@ -47,27 +47,51 @@ struct AudioMD5CLITests {
         }
     }
 
-    /// numpy's 20-bit noise in a WAVE_FORMAT_EXTENSIBLE of 24-bit words (valid bits 20, low bits
-    /// zero), as a recorder writes it; flac encodes it at 20 bits, which libsndfile does not read.
-    @Test("20 valid bits in 24-bit words: the WAV and flac's 20-bit FLAC of it (read by FFmpeg) give metaflac's MD5")
-    func twentyValidBits() throws {
-        let wav = scratch.file("noise-20-in-24.wav"), flac = scratch.file("noise-20.flac")
+    /// numpy's noise of `validBits` bits in a WAVE_FORMAT_EXTENSIBLE of `wordBits`-bit words (valid
+    /// bits stated, the low bits zero unless `lowBitsUsed`), as a recorder writes it; full scale
+    /// in the first frame.
+    func validBitsWAV(_ name: String, wordBits: Int, validBits: Int, lowBitsUsed: Bool = false) throws -> String {
+        let wav = scratch.file(name)
         let write = """
             import struct, sys, numpy as np
-            codes = (np.random.default_rng(20).integers(-2**19, 2**19, size=(88200, 2)) << 4).ravel().astype(np.int64) & 0xFFFFFF
-            data = np.stack([codes & 0xFF, codes >> 8 & 0xFF, codes >> 16], axis=1).astype(np.uint8).tobytes()
+            word, valid, low = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
+            codes = np.random.default_rng(20).integers(-2**(valid - 1), 2**(valid - 1), size=(88200, 2)).astype(np.int64)
+            codes[0] = 2**(valid - 1) - 1
+            codes = codes << (word - valid)
+            if low: codes[1::2] |= 1
+            width = word // 8
+            data = np.stack([(codes.ravel() >> (8 * i)) & 0xFF for i in range(width)], axis=1).astype(np.uint8).tobytes()
             subformat = struct.pack('<IHH', 1, 0, 0x10) + bytes([0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71])
-            fmt = struct.pack('<HHIIHHHHI', 0xFFFE, 2, 44100, 44100 * 6, 6, 24, 22, 20, 3) + subformat
+            fmt = struct.pack('<HHIIHHHHI', 0xFFFE, 2, 44100, 44100 * 2 * width, 2 * width, word, 22, valid, 3) + subformat
             body = b'WAVE' + b'fmt ' + struct.pack('<I', len(fmt)) + fmt + b'data' + struct.pack('<I', len(data)) + data
             open(sys.argv[1], 'wb').write(b'RIFF' + struct.pack('<I', len(body)) + body)
             """
-        try make("python3", ["-c", write, wav])
+        try make("python3", ["-c", write, wav, "\(wordBits)", "\(validBits)", lowBitsUsed ? "1" : "0"])
+        return wav
+    }
+
+    /// flac encodes the valid bits; libsndfile reads no 20-bit FLAC.
+    @Test("20 valid bits in 24-bit words: the WAV and flac's 20-bit FLAC of it (read by FFmpeg) give metaflac's MD5")
+    func twentyValidBits() throws {
+        let wav = try validBitsWAV("noise-20-in-24.wav", wordBits: 24, validBits: 20), flac = scratch.file("noise-20.flac")
         try make("flac", ["-s", "-f", wav, "-o", flac])
         let metaflac = try #require(which("metaflac"))
         #expect(try run(metaflac, ["--show-bps", flac]).stdout == "20\n", "flac encodes the valid bits")
         let md5 = try run(metaflac, ["--show-md5sum", flac]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(md5.count == 32)
         #expect(try audioMD5s([wav, flac]) == [md5, md5])
+    }
+
+    @Test("valid bits that the samples contradict (flac refuses them) or in 32-bit words: no MD5, said why, no crash")
+    func validBitsWithout() throws {
+        let used = try validBitsWAV("low-bits-used.wav", wordBits: 24, validBits: 20, lowBitsUsed: true)
+        let refused = try run(try #require(which("flac")), ["-s", "-f", used, "-o", scratch.file("low-bits-used.flac")])
+        #expect(refused.status != 0, "flac encodes no file whose low bits are in use")
+        // 16 valid bits of full scale in 32-bit words: 1.0 as a Float, no 16-bit code.
+        let wide = try validBitsWAV("16-in-32.wav", wordBits: 32, validBits: 16)
+        #expect(try audioMD5s([used, wide]) == [nil, nil])
+        let text = try run(signalpath, ["analyze", "--md5", used])
+        #expect(text.status == 0 && text.stdout.contains("none: the samples use bits below the valid bits the header states"), "\(text.stdout)")
     }
 
     @Test("the text report has an Identity section with the MD5; a float file has none and says why")

@@ -5,6 +5,8 @@ extension SignalAnalysis {
         case .float: "none: float samples (FLAC's MD5 is defined for integers)"
         case .compressed: "none: a lossy codec's decode"
         case .ulaw, .alaw: "none: µ-law and A-law codes"
+        // The one way integer samples of up to 24 bits get none (`AudioMD5.abandon`).
+        case .pcm(let bits, _) where bits <= 24: "none: the samples use bits below the valid bits the header states (flac refuses such a file)"
         default: "none: more than 24 bits per sample"
         }
     }

@@ -98,7 +98,7 @@ final class AnalysisCombiner {
             frameGrid?.merge(chunkGrid)
         }
         segments += chunk.segments
-        audioMD5?.add(chunk.audioMD5Bytes)
+        if chunk.audioMD5Refused { audioMD5?.abandon() } else { audioMD5?.add(chunk.audioMD5Bytes) }
         framesDone = max(framesDone, chunk.frames.upperBound)
         endOfInput = chunk.endOfInput ?? endOfInput
     }

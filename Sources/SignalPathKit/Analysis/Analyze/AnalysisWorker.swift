@@ -197,7 +197,11 @@ final class AnalysisWorker: ChunkWorking, @unchecked Sendable {
         }
         addWeightedEnergy(frames, energy: &result.weightedEnergy)
         if case .packed(let packing) = analyzer.audioMD5Source {
-            result.audioMD5Bytes = [FileBytes(packing.pack((0..<channels).map { samples($0, frames.present, frames) }))]
+            if let bytes = packing.pack((0..<channels).map { samples($0, frames.present, frames) }) {
+                result.audioMD5Bytes = [FileBytes(bytes)]
+            } else {
+                result.audioMD5Refused = true
+            }
         }
         return result
     }

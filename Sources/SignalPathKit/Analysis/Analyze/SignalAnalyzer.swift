@@ -210,4 +210,6 @@ struct AnalysisChunk: Sendable {
     var endOfInput: Int64?
     /// The chunk's own frames as the audio MD5 reads them (`AudioMD5.Source`); empty when not computed.
     var audioMD5Bytes: [FileBytes] = []
+    /// The chunk's samples use bits below the stated valid bits: the file has no audio MD5.
+    var audioMD5Refused = false
 }

@@ -34,10 +34,19 @@ final class AudioMD5: @unchecked Sendable {
         }
     }
 
-    /// The digest of everything added, once the thread has taken it all.
-    func finish() async -> String {
+    /// Drops the digest: a chunk's samples use bits below the valid bits the header states
+    /// (`Packing.pack` gives nil), where flac refuses the file and so defines no MD5.
+    func abandon() {
+        queue.async { [self] in abandoned = true }
+    }
+
+    /// Only touched on `queue`.
+    private var abandoned = false
+
+    /// The digest of everything added, once the thread has taken it all; nil when abandoned.
+    func finish() async -> String? {
         await withCheckedContinuation { continuation in
-            queue.async { [self] in continuation.resume(returning: digest.finish()) }
+            queue.async { [self] in continuation.resume(returning: abandoned ? nil : digest.finish()) }
         }
     }
 
@@ -55,8 +64,8 @@ final class AudioMD5: @unchecked Sendable {
         /// How `file`'s chunks hand their bytes; nil for formats without integer codes that a
         /// Float holds exactly (float, lossy codecs, µ-law and A-law, 32-bit integers).
         init?(_ file: AudioFile) {
-            // Fewer valid bits than the container's: hashed at their own depth, as FLAC encodes them.
-            if let validBits = file.layout?.validBits, let packing = Packing(.pcm(bits: validBits, signed: true)) {
+            // Fewer valid bits than the word's: hashed at their own depth, as FLAC encodes them.
+            if let layout = file.layout, let validBits = layout.validBits, let packing = Packing(validBits: validBits, wordBits: layout.encoding.bytesPerSample * 8) {
                 self = .packed(packing)
             } else if file.source != nil, file.format.frames != nil, let layout = file.layout, layout.encoding == .signed8 || !layout.bigEndian,
                 [.signed8, .signed16, .signed24].contains(layout.encoding)
@@ -101,20 +110,35 @@ final class AudioMD5: @unchecked Sendable {
         let bytesPerSample: Int
         /// Full scale in codes: decoded samples are codes over 2^(bits−1) (`AudioReader`).
         let scale: Float
+        /// Whether a sample may fail to be a whole code at this depth (fewer valid bits than the
+        /// word's, the low bits in use), which `pack` then refuses.
+        let checksWholeCodes: Bool
 
         init?(_ format: SampleFormat) {
             switch format {
             case .pcm(let bits, _) where (1...24).contains(bits), .lossless(_, let bits) where (1...24).contains(bits):
                 bytesPerSample = (bits + 7) / 8
                 scale = Float(1 << (bits - 1))
+                checksWholeCodes = false
             default:
                 return nil
             }
         }
 
-        /// The frames of `rows` (one per channel, of equal length) interleaved as the digest reads them.
-        func pack(_ rows: [UnsafeBufferPointer<Float>]) -> [UInt8] {
+        /// `validBits` of words of `wordBits`; nil for words of more than 24 bits, whose codes a
+        /// Float does not hold exactly.
+        init?(validBits: Int, wordBits: Int) {
+            guard wordBits <= 24, (1..<wordBits).contains(validBits), let packing = Packing(.pcm(bits: validBits, signed: true)) else { return nil }
+            bytesPerSample = packing.bytesPerSample
+            scale = packing.scale
+            checksWholeCodes = true
+        }
+
+        /// The frames of `rows` (one per channel, of equal length) interleaved as the digest reads
+        /// them; nil when a sample is no whole code at this depth (`checksWholeCodes`).
+        func pack(_ rows: [UnsafeBufferPointer<Float>]) -> [UInt8]? {
             let frames = rows.first?.count ?? 0, channels = rows.count, width = bytesPerSample, scale = self.scale
+            if checksWholeCodes, rows.contains(where: { row in row.contains { ($0 * scale).rounded(.towardZero) != $0 * scale } }) { return nil }
             return [UInt8](unsafeUninitializedCapacity: frames * channels * width) { bytes, count in
                 let base = UnsafeMutableRawPointer(bytes.baseAddress!)
                 for (channel, row) in rows.enumerated() {
