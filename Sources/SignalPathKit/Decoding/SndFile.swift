@@ -65,9 +65,8 @@ final class SndFile {
     /// that reason paired with its file when several files are opened at once.
     private static let openLock = Lock()
 
-    /// libsndfile's internal `SFE_UNIMPLEMENTED` ("File contains data in an unimplemented
-    /// format"), which `sf_error` returns as it is: the same value in 1.0.26 to 1.2.
-    private static let unimplementedEncoding = 18
+    /// libsndfile's message for its internal `SFE_UNIMPLEMENTED`.
+    private static let unimplementedEncoding = "File contains data in an unimplemented format"
 
     private static func openError(path: String, cursor: FileCursor, library: SndFileLibrary) -> SignalPathError {
         let code = library.error(nil)
@@ -83,8 +82,11 @@ final class SndFile {
                 return .unrecognizedFormat(path: path, reason: reason)
             }
             return .unrecognizedFormat(path: path, reason: reason + ": " + foreign.explanation(path: path))
-        case SF_ERR_UNSUPPORTED_ENCODING, unimplementedEncoding:
-            // A container libsndfile reads with an encoding it does not (a FLAC of 20 bits): FFmpeg may.
+        case SF_ERR_UNSUPPORTED_ENCODING:
+            return .unrecognizedFormat(path: path, reason: "unsupported encoding (\(detail))")
+        case _ where detail.hasPrefix(unimplementedEncoding):
+            // A container libsndfile reads with an encoding it does not (a FLAC of 20 bits): FFmpeg
+            // may. Told by its message: its internal number is not part of the API and has moved.
             return .unrecognizedFormat(path: path, reason: "unsupported encoding (\(detail))")
         case SF_ERR_SYSTEM:
             return .io(path: path, errno: EIO, offset: nil)
