@@ -21,8 +21,7 @@ public struct SignalComparison: Sendable {
     public var durationSeconds: Double { Double(framesCompared) / Double(sampleRateA) }
 
     /// Below this correlation after alignment A and B are not taken for versions of one signal:
-    /// versions read 0.99 and more (an MP3 of the music 0.999, speech under noise 20 dB down
-    /// 0.998), unrelated speech and music about 0, and at 0.5 the null would be 1.25 dB deep.
+    /// at 0.5 the null would be 1.25 dB deep at best (the measured pairs: docs/COMPARE.md).
     public static let relatedCorrelation = 0.5
 
     /// True when the files barely correlate after alignment (`relatedCorrelation`): what the
