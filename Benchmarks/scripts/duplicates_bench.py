@@ -15,6 +15,8 @@ import json, os, sqlite3, subprocess, sys, tempfile
 import numpy as np
 import soundfile as sf
 
+from bench_parts import hyperfine, print_part
+
 ROWS = 100_000
 ITEMS = 968
 NEAR = 1_000
@@ -86,10 +88,7 @@ def run(signalpath, data):
     database = os.path.join(data, "duplicates-100k.db")
     make_database(signalpath, database)
     command = f"{signalpath} duplicates {database} --format json > /dev/null"
-    with tempfile.NamedTemporaryFile(suffix=".json") as export:
-        subprocess.run(["hyperfine", "--style", "none", "--runs", "3", "--export-json", export.name, "-n", "signalpath duplicates, 100 000 fingerprints", command],
-                       check=True, stdout=subprocess.DEVNULL)
-        results = {r["command"]: r for r in json.load(open(export.name))["results"]}
+    results = hyperfine([("signalpath duplicates, 100 000 fingerprints", command)], runs=3)
     timed = subprocess.run(["/usr/bin/time", "-f", "%M", signalpath, "duplicates", database, "--format", "json"], capture_output=True, text=True, check=True)
     rss = int(timed.stderr.strip().splitlines()[-1]) / 1024
     report = json.loads(timed.stdout)
@@ -110,11 +109,4 @@ def run(signalpath, data):
 
 
 if __name__ == "__main__":
-    groups, targets = run(sys.argv[1], sys.argv[2])
-    for title, commands, results, _ in groups:
-        print(title)
-        for name, _ in commands:
-            r = results[name]
-            print(f"  {name}: {r['median']:.3f} s ({r['min']:.3f}–{r['max']:.3f})")
-    for name, value, limit, relation in targets:
-        print(f"{name}: {value:.2f} (target {relation} {limit})")
+    print_part(*run(sys.argv[1], sys.argv[2]))

@@ -17,6 +17,8 @@ import os, random, shutil, statistics, subprocess, sys, tempfile, time
 import numpy as np
 import soundfile as sf
 
+from bench_parts import print_part
+
 
 def synthesized(seconds, rate, rng):
     frames = int(seconds * rate)
@@ -104,12 +106,4 @@ def alternating(commands, prepares, rounds):
 
 
 if __name__ == "__main__":
-    groups, targets = run(sys.argv[1], sys.argv[2])
-    print("load average (1, 5, 15 min):", " ".join(open("/proc/loadavg").read().split()[:3]))
-    for title, commands, results, _ in groups:
-        print(title)
-        for name, _ in commands:
-            r = results[name]
-            print(f"  {name}: {r['median']:.3f} s ({r['min']:.3f}–{r['max']:.3f}), CPU {r['cpu']:.3f} s")
-    for name, value, limit, relation in targets:
-        print(f"{name}: {value:.2f} (target {relation} {limit})")
+    print_part(*run(sys.argv[1], sys.argv[2]))

@@ -8,10 +8,12 @@
   --content-hash, so 9 999 are recognised rather than analysed), per 10 000 files;
 - peak RSS of a first scan of a 100 000-entry --files-from list (links again).
 """
-import json, os, random, subprocess, sys, tempfile
+import os, random, subprocess, sys, tempfile
 
 import numpy as np
 import soundfile as sf
+
+from bench_parts import hyperfine, print_part
 
 
 def make_archive(directory, count=500, seed=16):
@@ -49,18 +51,6 @@ def make_links(directory, count, target):
         with open(listing, "w") as out:
             out.write("\n".join(paths) + "\n")
     return listing
-
-
-def hyperfine(commands, runs, prepare=None):
-    with tempfile.NamedTemporaryFile(suffix=".json") as export:
-        arguments = ["hyperfine", "--style", "none", "--runs", str(runs), "--export-json", export.name]
-        for name, command in commands:
-            if prepare:
-                arguments += ["--prepare", prepare]
-            arguments += ["-n", name, command]
-        subprocess.run(arguments, check=True, stdout=subprocess.DEVNULL)
-        results = json.load(open(export.name))["results"]
-    return {result["command"]: {"median": result["median"], "min": result["min"], "max": result["max"]} for result in results}
 
 
 def peak_rss_mb(command):
@@ -119,11 +109,4 @@ def run(signalpath, data):
 
 
 if __name__ == "__main__":
-    groups, targets = run(sys.argv[1], sys.argv[2])
-    for title, commands, results, _ in groups:
-        print(title)
-        for name, _ in commands:
-            r = results[name]
-            print(f"  {name}: {r['median']:.3f} s ({r['min']:.3f}–{r['max']:.3f})")
-    for name, value, limit, relation in targets:
-        print(f"{name}: {value:.2f} (target {relation} {limit})")
+    print_part(*run(sys.argv[1], sys.argv[2]))
